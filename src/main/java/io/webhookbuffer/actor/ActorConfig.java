@@ -1,0 +1,39 @@
+package io.webhookbuffer.actor;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Per-tenant actors ({@code buffer.actor.*}). */
+@ConfigMapping(prefix = "buffer.actor")
+public interface ActorConfig {
+
+    /** Events a tenant may have between arrival and answer; beyond it ingress answers 503 + Retry-After. */
+    @WithDefault("1000")
+    int mailboxCapacity();
+
+    /** An actor unused this long is dropped (its in-memory dedupe and rate window go with it). */
+    @WithDefault("10m")
+    Duration idleEviction();
+
+    /** How many recently accepted event ids each actor remembers (the database stays the dedupe truth). */
+    @WithDefault("1000")
+    int recentIds();
+
+    /** Messages an actor handles in one turn before yielding its thread to others. */
+    @WithDefault("64")
+    int turnLength();
+
+    /** Threads that continue actors which yielded; 0 means one per core. */
+    @WithDefault("0")
+    int threads();
+
+    /** Retry-After (seconds) sent when a tenant's mailbox is full. */
+    @WithDefault("1")
+    int overloadedRetryAfterSeconds();
+
+    /** Retry-After (seconds) sent when the durable write failed. */
+    @WithDefault("30")
+    int unavailableRetryAfterSeconds();
+}

@@ -1,0 +1,22 @@
+package io.webhookbuffer.actor;
+
+/** The tenant's decision about one event, as ingress turns it into HTTP. */
+public record IngestResult(Kind kind, String eventId, long retryAfterSeconds) {
+
+    public enum Kind {
+        /** Committed to PostgreSQL: 202. */
+        BUFFERED,
+        /** Already accepted before (or being accepted by an earlier copy that has now committed): 200. */
+        DEDUPLICATED,
+        /** Over the tenant's sliding window: 429 with Retry-After. */
+        RATE_LIMITED,
+        /** The durable write failed or timed out: 503 with Retry-After. */
+        UNAVAILABLE,
+        /** The tenant's mailbox is full: 503 with Retry-After. */
+        OVERLOADED
+    }
+
+    public static IngestResult of(Kind kind, String eventId) {
+        return new IngestResult(kind, eventId, 0);
+    }
+}

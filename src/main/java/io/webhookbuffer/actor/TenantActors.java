@@ -1,0 +1,64 @@
+package io.webhookbuffer.actor;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.webhookbuffer.actor.IngestResult.Kind;
+import io.webhookbuffer.queue.GroupCommitWriter;
+import io.webhookbuffer.queue.IncomingEvent;
+import io.webhookbuffer.tenant.Tenant;
+
+/** The actor registry: routes an event to its tenant's actor, creating it on demand and dropping it when idle. */
+@ApplicationScoped
+public class TenantActors {
+
+    private final ActorConfig config;
+    private final GroupCommitWriter writer;
+    private final ExecutorService executor;
+    private final Cache<String, TenantActor> actors;
+
+    public TenantActors(ActorConfig config, GroupCommitWriter writer) {
+        this.config = config;
+        this.writer = writer;
+        int threads = config.threads() > 0 ? config.threads() : Runtime.getRuntime().availableProcessors();
+        AtomicInteger n = new AtomicInteger();
+        this.executor = Executors.newFixedThreadPool(threads, runnable -> {
+            Thread t = new Thread(runnable, "tenant-actor-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        // An evicted actor still finishes what it holds (its replies are referenced by the pending writes); a new
+        // event for the tenant gets a fresh actor, and the database's unique key still catches duplicates.
+        this.actors = Caffeine.newBuilder().expireAfterAccess(config.idleEviction()).build();
+    }
+
+    /** Hands the event to its tenant's actor; the stage completes with the decision, after the commit if any. */
+    public CompletionStage<IngestResult> ingest(Tenant tenant, IncomingEvent event) {
+        try {
+            return actors.get(tenant.id(), id -> new TenantActor(id, config, writer, executor, ActorClock.SYSTEM))
+                    .ingest(tenant, event);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(
+                    new IngestResult(Kind.UNAVAILABLE, event.eventId(), config.unavailableRetryAfterSeconds()));
+        }
+    }
+
+    /** Actors alive now (for operators and tests of eviction). */
+    public long size() {
+        return actors.estimatedSize();
+    }
+
+    @PreDestroy
+    void shutdown() {
+        executor.shutdown();
+    }
+}

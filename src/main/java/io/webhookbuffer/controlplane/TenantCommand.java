@@ -1,0 +1,117 @@
+package io.webhookbuffer.controlplane;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.webhookbuffer.verify.Providers;
+
+/**
+ * The body of {@code PUT /control/tenants/{id}}, validated. Omitted fields keep their stored value (or take the
+ * default for a new tenant), so {@code {"active": false}} deactivates without resending secrets. Unknown fields are
+ * refused so a typo is not silently ignored. Every message names the field, the bound and what was sent — never a
+ * secret's value.
+ */
+record TenantCommand(Boolean active, String provider, List<String> secrets, Integer rateLimit,
+        Integer rateWindowSeconds, boolean maxBodyBytesGiven, Integer maxBodyBytes) {
+
+    static final int MAX_SECRETS = 10;
+    static final int MAX_SECRET_LENGTH = 512;
+    static final int MAX_RATE_LIMIT = 1_000_000;
+    static final int MAX_WINDOW_SECONDS = 3600;
+    private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
+            "maxBodyBytes");
+
+    static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
+        JsonNode root;
+        try {
+            root = body.length == 0 ? null : json.readTree(body);
+        } catch (IOException e) {
+            throw ProblemException.badRequest("The body is not valid JSON.");
+        }
+        if (root == null || !root.isObject()) {
+            throw ProblemException.badRequest("The body must be a JSON object.");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext();) {
+            String name = it.next().getKey();
+            if (!FIELDS.contains(name)) {
+                throw ProblemException.badRequest("Unknown field '" + name + "'; known fields are " + FIELDS + ".");
+            }
+        }
+        return new TenantCommand(bool(root, "active"), provider(root), secrets(root),
+                integer(root, "rateLimit", 1, MAX_RATE_LIMIT), integer(root, "rateWindowSeconds", 1, MAX_WINDOW_SECONDS),
+                root.has("maxBodyBytes"), nullableInteger(root, "maxBodyBytes", 1, maxBodyCeiling));
+    }
+
+    private static Boolean bool(JsonNode root, String field) {
+        JsonNode node = root.get(field);
+        if (node == null) {
+            return null;
+        }
+        if (!node.isBoolean()) {
+            throw ProblemException.badRequest("'" + field + "' must be true or false.");
+        }
+        return node.booleanValue();
+    }
+
+    private static String provider(JsonNode root) {
+        JsonNode node = root.get("provider");
+        if (node == null) {
+            return null;
+        }
+        if (!node.isTextual() || Providers.verifier(node.textValue()) == null) {
+            throw ProblemException.badRequest("'provider' must be one of " + Providers.names() + ".");
+        }
+        return node.textValue();
+    }
+
+    private static List<String> secrets(JsonNode root) {
+        JsonNode node = root.get("secrets");
+        if (node == null) {
+            return null;
+        }
+        if (!node.isArray() || node.isEmpty() || node.size() > MAX_SECRETS) {
+            throw ProblemException.badRequest("'secrets' must be an array of 1 to " + MAX_SECRETS
+                    + " strings, current secret first.");
+        }
+        List<String> secrets = new ArrayList<>(node.size());
+        for (JsonNode secret : node) {
+            if (!secret.isTextual() || secret.textValue().isBlank() || secret.textValue().length() > MAX_SECRET_LENGTH) {
+                throw ProblemException.badRequest("Each secret must be a non-blank string of at most "
+                        + MAX_SECRET_LENGTH + " characters (secret #" + (secrets.size() + 1) + " is not).");
+            }
+            secrets.add(secret.textValue());
+        }
+        return List.copyOf(secrets);
+    }
+
+    private static Integer integer(JsonNode root, String field, long min, long max) {
+        JsonNode node = root.get(field);
+        if (node == null) {
+            return null;
+        }
+        Integer value = nullableInteger(root, field, min, max);
+        if (value == null) {
+            throw ProblemException.badRequest("'" + field + "' must be an integer from " + min + " to " + max + ".");
+        }
+        return value;
+    }
+
+    private static Integer nullableInteger(JsonNode root, String field, long min, long max) {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.canConvertToLong() || !node.isIntegralNumber() || node.longValue() < min || node.longValue() > max) {
+            throw ProblemException.badRequest("'" + field + "' must be an integer from " + min + " to " + max
+                    + ", was " + node.toString() + ".");
+        }
+        return (int) node.longValue();
+    }
+}

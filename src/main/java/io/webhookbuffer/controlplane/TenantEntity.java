@@ -1,0 +1,51 @@
+package io.webhookbuffer.controlplane;
+
+import java.time.OffsetDateTime;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+
+/**
+ * The tenants table as the control plane writes it (Panache: CRUD, not hot path). Ingress reads the same table with
+ * explicit SQL through {@code TenantRepository}. Flyway owns the schema ({@code V1__core.sql}).
+ */
+@Entity
+@Table(name = "tenants")
+public class TenantEntity extends PanacheEntityBase {
+
+    @Id
+    @Column(name = "tenant_id")
+    public String tenantId;
+
+    public boolean active;
+
+    public String provider;
+
+    /** Signing secrets, current first. Never serialised: the control plane answers with {@link TenantView}. */
+    @Column(columnDefinition = "text[]")
+    public String[] secrets;
+
+    @Column(name = "rate_limit")
+    public int rateLimit;
+
+    @Column(name = "rate_window_seconds")
+    public int rateWindowSeconds;
+
+    @Column(name = "max_body_bytes")
+    public Integer maxBodyBytes;
+
+    @Column(name = "created_at", updatable = false)
+    public OffsetDateTime createdAt;
+
+    @Column(name = "updated_at")
+    public OffsetDateTime updatedAt;
+
+    @Override
+    public String toString() {
+        return "TenantEntity[" + tenantId + ", secrets hidden]";
+    }
+}

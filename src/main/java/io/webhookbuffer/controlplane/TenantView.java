@@ -1,0 +1,22 @@
+package io.webhookbuffer.controlplane;
+
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.List;
+
+import io.webhookbuffer.common.Hmac;
+
+/**
+ * A tenant as the control plane sees it: everything but the secrets, which are write-only. Each secret appears as a
+ * fingerprint (first 12 hex digits of its SHA-256) so an operator can tell which ones are active.
+ */
+public record TenantView(String tenantId, boolean active, String provider, int secretCount,
+        List<String> secretFingerprints, int rateLimit, int rateWindowSeconds, Integer maxBodyBytes,
+        OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+
+    static TenantView of(TenantEntity e) {
+        return new TenantView(e.tenantId, e.active, e.provider, e.secrets.length,
+                Arrays.stream(e.secrets).map(Hmac::fingerprint).toList(), e.rateLimit, e.rateWindowSeconds,
+                e.maxBodyBytes, e.createdAt, e.updatedAt);
+    }
+}

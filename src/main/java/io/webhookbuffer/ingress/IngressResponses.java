@@ -1,0 +1,54 @@
+package io.webhookbuffer.ingress;
+
+import org.jboss.resteasy.reactive.RestResponse;
+
+import io.webhookbuffer.actor.IngestResult;
+import io.webhookbuffer.verify.VerificationFailure;
+
+/** The ingest contract's answers, in one place. */
+final class IngressResponses {
+
+    private IngressResponses() {
+    }
+
+    static RestResponse<IngressReply> of(IngestResult result) {
+        return switch (result.kind()) {
+            case BUFFERED -> RestResponse.status(RestResponse.Status.ACCEPTED,
+                    new IngressReply("buffered", result.eventId(), null));
+            case DEDUPLICATED -> RestResponse.ok(new IngressReply("deduplicated", result.eventId(), null));
+            case RATE_LIMITED -> RestResponse.ResponseBuilder
+                    .create(RestResponse.Status.TOO_MANY_REQUESTS, new IngressReply("rate_limited", result.eventId(), null))
+                    .header("Retry-After", Long.toString(result.retryAfterSeconds())).build();
+            case UNAVAILABLE, OVERLOADED -> RestResponse.ResponseBuilder
+                    .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", result.eventId(),
+                            result.kind() == IngestResult.Kind.OVERLOADED ? "tenant_overloaded" : "not_stored"))
+                    .header("Retry-After", Long.toString(result.retryAfterSeconds())).build();
+        };
+    }
+
+    static RestResponse<IngressReply> notFound() {
+        return RestResponse.status(RestResponse.Status.NOT_FOUND, IngressReply.status("unknown_tenant"));
+    }
+
+    static RestResponse<IngressReply> tooLarge() {
+        return RestResponse.status(RestResponse.Status.PAYLOAD_TOO_LARGE, IngressReply.status("payload_too_large"));
+    }
+
+    static RestResponse<IngressReply> unauthorized(VerificationFailure failure) {
+        return RestResponse.status(RestResponse.Status.UNAUTHORIZED,
+                new IngressReply("invalid_signature", null, failure.reason()));
+    }
+
+    static RestResponse<IngressReply> methodNotAllowed() {
+        return RestResponse.ResponseBuilder
+                .create(RestResponse.Status.METHOD_NOT_ALLOWED, IngressReply.status("method_not_allowed"))
+                .header("Allow", "POST").build();
+    }
+
+    /** The tenant lookup (database) failed before the actor saw the event: nothing was stored. */
+    static RestResponse<IngressReply> unavailable(long retryAfterSeconds) {
+        return RestResponse.ResponseBuilder
+                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "not_stored"))
+                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    }
+}

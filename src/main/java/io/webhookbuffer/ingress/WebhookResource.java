@@ -1,0 +1,173 @@
+package io.webhookbuffer.ingress;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HEAD;
+import jakarta.ws.rs.OPTIONS;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.actor.TenantActors;
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.queue.IncomingEvent;
+import io.webhookbuffer.tenant.Tenant;
+import io.webhookbuffer.tenant.TenantDirectory;
+import io.webhookbuffer.verify.Providers;
+import io.webhookbuffer.verify.SignatureVerifier;
+import io.webhookbuffer.verify.VerificationFailure;
+
+/**
+ * {@code POST /webhook/{tenantId}}. Answers 202 only after the event is committed; see README "Response codes" for
+ * what a sender should do with each answer. Non-blocking: the method returns at once and the answer is written
+ * when the tenant's actor decides (after the group commit, for a new event).
+ */
+@Path("/webhook/{tenantId}")
+@Produces(MediaType.APPLICATION_JSON)
+public class WebhookResource {
+
+    /** Event ids longer than this are replaced by their SHA-256 (stable, so dedupe still works). */
+    static final int MAX_EVENT_ID_LENGTH = 200;
+    private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
+    private final TenantDirectory tenants;
+    private final TenantActors actors;
+    private final IngressConfig config;
+    private final long unavailableRetryAfter;
+    private final String[] forwardHeaders;
+
+    public WebhookResource(TenantDirectory tenants, TenantActors actors, IngressConfig config, ActorConfig actorConfig) {
+        this.tenants = tenants;
+        this.actors = actors;
+        this.config = config;
+        this.unavailableRetryAfter = actorConfig.unavailableRetryAfterSeconds();
+        this.forwardHeaders = config.forwardHeaders().stream()
+                .map(h -> h.strip().toLowerCase(Locale.ROOT))
+                .filter(h -> !h.isEmpty() && !carriesCredentials(h))
+                .distinct()
+                .toArray(String[]::new);
+    }
+
+    @POST
+    public Uni<RestResponse<IngressReply>> ingest(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
+        if (!Tenant.isValidId(tenantId)) {
+            return Uni.createFrom().item(IngressResponses.notFound());
+        }
+        long receivedAt = System.currentTimeMillis();
+        byte[] raw = body == null ? new byte[0] : body;
+        return Uni.createFrom().completionStage(tenants.find(tenantId))
+                .onItem().transformToUni(tenant -> Uni.createFrom().completionStage(admit(tenant, request, raw, receivedAt)))
+                .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter));
+    }
+
+    private CompletionStage<RestResponse<IngressReply>> admit(Tenant tenant, HttpServerRequest request, byte[] body,
+            long receivedAt) {
+        if (tenant == null || !tenant.active()) {
+            return done(IngressResponses.notFound());
+        }
+        if (body.length > tenant.maxBodyBytes(config.maxBodyBytes())) {
+            return done(IngressResponses.tooLarge());
+        }
+        SignatureVerifier verifier = Providers.verifier(tenant.provider());
+        if (verifier == null) {
+            // Failure policy: fail closed. A tenant whose scheme this build does not know accepts nothing.
+            return done(IngressResponses.unauthorized(VerificationFailure.BAD_SIGNATURE));
+        }
+        VerificationFailure failure = verifier.verify(request::getHeader, body, tenant.secrets());
+        if (failure != VerificationFailure.NONE) {
+            return done(IngressResponses.unauthorized(failure));
+        }
+        IncomingEvent event = new IncomingEvent(tenant.id(), dedupeKey(verifier.dedupeId(request::getHeader, body), body),
+                body, contentType(request), forwardedHeaders(request), receivedAt);
+        return actors.ingest(tenant, event).thenApply(IngressResponses::of);
+    }
+
+    /** The provider's id, else the SHA-256 of the body: never random, or every retry would look new. */
+    static String dedupeKey(String providerId, byte[] body) {
+        if (providerId == null) {
+            return Hex.encode(Hmac.sha256(body));
+        }
+        if (providerId.length() > MAX_EVENT_ID_LENGTH) {
+            return "sha256:" + Hex.encode(Hmac.sha256(providerId.getBytes(StandardCharsets.UTF_8)));
+        }
+        return providerId;
+    }
+
+    private static String contentType(HttpServerRequest request) {
+        String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
+        return type == null || type.isBlank() ? DEFAULT_CONTENT_TYPE : type;
+    }
+
+    private String forwardedHeaders(HttpServerRequest request) {
+        JsonObject kept = new JsonObject();
+        for (String name : forwardHeaders) {
+            String value = request.getHeader(name);
+            if (value != null) {
+                kept.put(name, value);
+            }
+        }
+        return kept.encode();
+    }
+
+    static boolean carriesCredentials(String lowerCaseName) {
+        for (String marker : new String[] { "signature", "authorization", "token", "secret", "hmac", "cookie", "api-key" }) {
+            if (lowerCaseName.contains(marker)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static CompletionStage<RestResponse<IngressReply>> done(RestResponse<IngressReply> response) {
+        return CompletableFuture.completedFuture(response);
+    }
+
+    // Every other method on the ingest path: 405 with Allow: POST (JAX-RS would answer without the header).
+
+    @GET
+    public RestResponse<IngressReply> get() {
+        return IngressResponses.methodNotAllowed();
+    }
+
+    @PUT
+    public RestResponse<IngressReply> put() {
+        return IngressResponses.methodNotAllowed();
+    }
+
+    @DELETE
+    public RestResponse<IngressReply> delete() {
+        return IngressResponses.methodNotAllowed();
+    }
+
+    @PATCH
+    public RestResponse<IngressReply> patch() {
+        return IngressResponses.methodNotAllowed();
+    }
+
+    @HEAD
+    public RestResponse<IngressReply> head() {
+        return IngressResponses.methodNotAllowed();
+    }
+
+    @OPTIONS
+    public RestResponse<IngressReply> options() {
+        return IngressResponses.methodNotAllowed();
+    }
+}

@@ -1,0 +1,69 @@
+package io.webhookbuffer.local;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.microprofile.config.spi.ConfigSource;
+
+import io.smallrye.config.ConfigSourceContext;
+import io.smallrye.config.ConfigSourceFactory;
+import io.smallrye.config.ConfigValue;
+import io.smallrye.config.PropertiesConfigSource;
+
+/**
+ * Supplies database and Redis addresses in local mode, when none is configured:
+ * <ul>
+ * <li>dev profile ({@code mvn quarkus:dev}): an embedded PostgreSQL whose data stays in
+ * {@code buffer.local.data-dir} between runs, and an embedded Redis;</li>
+ * <li>test profile: the local servers on 127.0.0.1:5432 / :6379 when they answer (as on CI), else embedded ones in
+ * a throwaway folder;</li>
+ * <li>prod profile: nothing, ever. Without {@code quarkus.datasource.reactive.url} the service refuses to start
+ * (see {@code RequiredConfiguration}).</li>
+ * </ul>
+ * Configured values (application.properties, env, system properties) always win: this source has a low ordinal.
+ */
+public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
+
+    static final int ORDINAL = 200;
+    static final String DATABASE = "webhook_buffer";
+    static final String TEST_DATABASE = "webhook_buffer_test";
+
+    @Override
+    public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
+        List<String> profiles = context.getProfiles();
+        boolean test = profiles.contains("test");
+        boolean dev = profiles.contains("dev");
+        if (profiles.contains("prod") || !(test || dev) || isFalse(context.getValue("buffer.local.enabled"))) {
+            return List.of();
+        }
+        Map<String, String> props = new HashMap<>();
+        if (isUnset(context.getValue("quarkus.datasource.reactive.url"))) {
+            Path dataDir = test ? null : Path.of(valueOr(context.getValue("buffer.local.data-dir"), ".webhook-buffer-data"),
+                    "postgres");
+            LocalServers.Endpoint pg = LocalServers.postgres(test, dataDir, test ? TEST_DATABASE : DATABASE);
+            String hostPortDb = pg.host() + ":" + pg.port() + "/" + pg.database();
+            props.put("quarkus.datasource.reactive.url", "postgresql://" + hostPortDb);
+            props.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://" + hostPortDb);
+            props.put("quarkus.datasource.username", pg.user());
+        }
+        if (isUnset(context.getValue("quarkus.redis.hosts"))) {
+            LocalServers.Endpoint redis = LocalServers.redis(test);
+            props.put("quarkus.redis.hosts", "redis://" + redis.host() + ":" + redis.port());
+        }
+        return List.of(new PropertiesConfigSource(props, "webhook-buffer local servers", ORDINAL));
+    }
+
+    private static boolean isUnset(ConfigValue value) {
+        return value == null || value.getValue() == null || value.getValue().isBlank();
+    }
+
+    private static boolean isFalse(ConfigValue value) {
+        return !isUnset(value) && "false".equalsIgnoreCase(value.getValue().strip());
+    }
+
+    private static String valueOr(ConfigValue value, String fallback) {
+        return isUnset(value) ? fallback : value.getValue();
+    }
+}

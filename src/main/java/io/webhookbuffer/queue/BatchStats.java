@@ -1,0 +1,29 @@
+package io.webhookbuffer.queue;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** How many group commits ran and how many events they carried. */
+public final class BatchStats {
+
+    private final LongAdder commits = new LongAdder();
+    private final LongAdder events = new LongAdder();
+
+    void record(int batchSize) {
+        commits.increment();
+        events.add(batchSize);
+    }
+
+    public long commits() {
+        return commits.sum();
+    }
+
+    public long events() {
+        return events.sum();
+    }
+
+    /** Mean events per commit, 0 before the first commit. */
+    public double meanBatchSize() {
+        long c = commits();
+        return c == 0 ? 0 : (double) events() / c;
+    }
+}

@@ -1,0 +1,23 @@
+package io.webhookbuffer.queue;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** How long dedupe records are kept ({@code buffer.dedupe.*}). */
+@ConfigMapping(prefix = "buffer.dedupe")
+public interface DedupeConfig {
+
+    /** Dedupe records older than this are removed: longer than Stripe's 3-day retry window. */
+    @WithDefault("4d")
+    Duration retention();
+
+    /** How often the retention job runs. */
+    @WithDefault("5m")
+    Duration cleanupInterval();
+
+    /** Rows removed per DELETE statement, so no statement holds locks for long. */
+    @WithDefault("5000")
+    int cleanupBatchSize();
+}

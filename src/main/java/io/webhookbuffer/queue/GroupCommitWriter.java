@@ -1,0 +1,186 @@
+package io.webhookbuffer.queue;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+
+/**
+ * Writes events to PostgreSQL with group commit: events that arrive while a commit is in flight share the next
+ * one, whatever their tenant, so throughput is bound by commits, not by events. There is no timer and no
+ * waiting for a batch to fill: an event on an idle writer is written at once.
+ *
+ * <p>Each commit is ONE statement (see {@link #INSERT_BATCH}): the dedupe insert and the queue insert succeed or
+ * fail together, so a failed write leaves nothing that would make the sender's retry look like a duplicate.
+ */
+@ApplicationScoped
+public class GroupCommitWriter {
+
+    private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
+
+    /**
+     * The whole durable write for a batch, as one statement in one implicit transaction.
+     *
+     * <ul>
+     * <li>{@code input}: the batch unpacked from parallel arrays; DISTINCT ON guards against one (tenant, event) twice
+     * in a batch, which would otherwise join twice below and queue two rows.</li>
+     * <li>{@code dedupe}: claims (tenant_id, event_id) in processed_events. ON CONFLICT DO NOTHING makes an id that is
+     * already there (stored earlier, or by another replica) return no row.</li>
+     * <li>the queue insert takes only the events whose dedupe row was just claimed, and returns them: an input event
+     * missing from the result was a duplicate.</li>
+     * </ul>
+     */
+    static final String INSERT_BATCH = """
+            WITH input AS (
+                SELECT DISTINCT ON (tenant_id, event_id) *
+                FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[], $6::timestamptz[])
+                     AS t(tenant_id, event_id, body, content_type, headers, received_at)
+            ), dedupe AS (
+                INSERT INTO processed_events (tenant_id, event_id, received_at)
+                SELECT tenant_id, event_id, received_at FROM input
+                ON CONFLICT (tenant_id, event_id) DO NOTHING
+                RETURNING tenant_id, event_id
+            )
+            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
+            SELECT i.tenant_id, i.event_id, i.body, i.content_type, i.headers::jsonb, i.received_at, i.received_at
+            FROM input i JOIN dedupe d ON d.tenant_id = i.tenant_id AND d.event_id = i.event_id
+            RETURNING tenant_id, event_id""";
+
+    /** An event waiting for a commit, with whom to tell. */
+    private record Pending(IncomingEvent event, Consumer<StoreOutcome> callback) {
+    }
+
+    private final Pool pool;
+    private final Vertx vertx;
+    private final int maxBatchSize;
+    private final int maxConcurrentCommits;
+    private final long writeTimeoutMillis;
+    private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger commitsInFlight = new AtomicInteger();
+    private final BatchStats stats = new BatchStats();
+
+    public GroupCommitWriter(Pool pool, Vertx vertx, QueueConfig config) {
+        this.pool = pool;
+        this.vertx = vertx;
+        this.maxBatchSize = config.maxBatchSize();
+        this.maxConcurrentCommits = config.maxConcurrentCommits();
+        this.writeTimeoutMillis = config.writeTimeout().toMillis();
+    }
+
+    /**
+     * Queues the event for the next commit. The callback runs exactly once, on a database I/O thread (it must not
+     * block), after the commit succeeded or failed.
+     */
+    public void write(IncomingEvent event, Consumer<StoreOutcome> callback) {
+        pending.add(new Pending(event, callback));
+        flush();
+    }
+
+    /** Sizes of the commits so far, for the benchmark and operators. */
+    public BatchStats stats() {
+        return stats;
+    }
+
+    private void flush() {
+        while (!pending.isEmpty()) {
+            int inFlight = commitsInFlight.get();
+            if (inFlight >= maxConcurrentCommits) {
+                return; // the commit in flight calls flush() when it ends, and takes what queued meanwhile
+            }
+            if (!commitsInFlight.compareAndSet(inFlight, inFlight + 1)) {
+                continue;
+            }
+            List<Pending> batch = new ArrayList<>(Math.min(maxBatchSize, 64));
+            Pending p;
+            while (batch.size() < maxBatchSize && (p = pending.poll()) != null) {
+                batch.add(p);
+            }
+            if (batch.isEmpty()) {
+                commitsInFlight.decrementAndGet();
+                continue;
+            }
+            commit(batch);
+        }
+    }
+
+    private void commit(List<Pending> batch) {
+        int n = batch.size();
+        String[] tenants = new String[n];
+        String[] ids = new String[n];
+        Buffer[] bodies = new Buffer[n];
+        String[] contentTypes = new String[n];
+        String[] headers = new String[n];
+        OffsetDateTime[] receivedAt = new OffsetDateTime[n];
+        for (int i = 0; i < n; i++) {
+            IncomingEvent e = batch.get(i).event();
+            tenants[i] = e.tenantId();
+            ids[i] = e.eventId();
+            bodies[i] = Buffer.buffer(e.body());
+            contentTypes[i] = e.contentType();
+            headers[i] = e.headersJson();
+            receivedAt[i] = OffsetDateTime.ofInstant(Instant.ofEpochMilli(e.receivedAtMillis()), ZoneOffset.UTC);
+        }
+        stats.record(n);
+        AtomicBoolean answered = new AtomicBoolean();
+        long timer = vertx.setTimer(writeTimeoutMillis, t -> {
+            if (answered.compareAndSet(false, true)) {
+                LOG.warnf("group commit of %d events not answered within %d ms; reporting them as not stored", n,
+                        writeTimeoutMillis);
+                batch.forEach(pending -> pending.callback().accept(StoreOutcome.FAILED));
+            }
+        });
+        pool.preparedQuery(INSERT_BATCH)
+                .execute(Tuple.of(tenants, ids, bodies, contentTypes, headers, receivedAt))
+                .onComplete(result -> {
+                    vertx.cancelTimer(timer);
+                    // The slot is freed only when the database has answered, so a hung database cannot collect
+                    // an unbounded number of concurrent commits.
+                    commitsInFlight.decrementAndGet();
+                    if (answered.compareAndSet(false, true)) {
+                        if (result.succeeded()) {
+                            answer(batch, result.result());
+                        } else {
+                            LOG.warnf("group commit of %d events failed: %s", n, result.cause().getMessage());
+                            batch.forEach(pending -> pending.callback().accept(StoreOutcome.FAILED));
+                        }
+                    }
+                    flush();
+                });
+    }
+
+    private static void answer(List<Pending> batch, RowSet<Row> inserted) {
+        Set<String> stored = new HashSet<>(inserted.rowCount() * 2);
+        for (Row row : inserted) {
+            stored.add(key(row.getString(0), row.getString(1)));
+        }
+        for (Pending pending : batch) {
+            IncomingEvent e = pending.event();
+            pending.callback().accept(stored.contains(key(e.tenantId(), e.eventId()))
+                    ? StoreOutcome.STORED
+                    : StoreOutcome.DUPLICATE);
+        }
+    }
+
+    private static String key(String tenantId, String eventId) {
+        // Tenant ids cannot contain a newline (their pattern forbids it), so the pair is unambiguous.
+        return tenantId + '\n' + eventId;
+    }
+}

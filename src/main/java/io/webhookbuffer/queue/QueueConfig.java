@@ -1,0 +1,23 @@
+package io.webhookbuffer.queue;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** The durable write and dedupe retention ({@code buffer.queue.*}, {@code buffer.dedupe.*} live here). */
+@ConfigMapping(prefix = "buffer.queue")
+public interface QueueConfig {
+
+    /** Most events in one group commit (one INSERT statement). */
+    @WithDefault("512")
+    int maxBatchSize();
+
+    /** Group commits in flight at once; events arriving meanwhile wait for the next one. */
+    @WithDefault("4")
+    int maxConcurrentCommits();
+
+    /** A write not answered within this time is reported as failed (503) to its senders. */
+    @WithDefault("5s")
+    Duration writeTimeout();
+}

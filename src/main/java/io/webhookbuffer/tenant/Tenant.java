@@ -1,0 +1,35 @@
+package io.webhookbuffer.tenant;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * A tenant's ingest configuration as ingress sees it. {@code secrets} are the active signing secrets,
+ * current first; they are never logged or serialised ({@link #toString()} hides them).
+ *
+ * @param maxBodyBytes null means the service default ({@code buffer.ingress.max-body-bytes})
+ */
+public record Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
+        int rateWindowSeconds, Integer maxBodyBytes) {
+
+    public static final Pattern ID_PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
+
+    public Tenant {
+        secrets = List.copyOf(secrets);
+    }
+
+    public static boolean isValidId(String id) {
+        return id != null && ID_PATTERN.matcher(id).matches();
+    }
+
+    public int maxBodyBytes(int serviceDefault) {
+        return maxBodyBytes == null ? serviceDefault : maxBodyBytes;
+    }
+
+    @Override
+    public String toString() {
+        return "Tenant[id=" + id + ", active=" + active + ", provider=" + provider + ", secrets=<" + secrets.size()
+                + " hidden>, rateLimit=" + rateLimit + ", rateWindowSeconds=" + rateWindowSeconds + ", maxBodyBytes="
+                + maxBodyBytes + "]";
+    }
+}

@@ -1,0 +1,53 @@
+package io.webhookbuffer.tenant;
+
+import java.time.Duration;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
+
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Tells every replica that a tenant changed, over Redis pub/sub, so a command is visible everywhere within a
+ * second. Failure policy: fail open to the cache TTL. Redis is only an accelerator here; when it is down a
+ * publish is logged and dropped, and each replica's {@code buffer.tenants.cache-ttl} bounds how stale it gets.
+ */
+@ApplicationScoped
+public class TenantInvalidation {
+
+    private static final Logger LOG = Logger.getLogger(TenantInvalidation.class);
+
+    private final ReactivePubSubCommands<String> pubsub;
+    private final TenantDirectory directory;
+    private final String channel;
+
+    public TenantInvalidation(ReactiveRedisDataSource redis, TenantDirectory directory, TenantConfig config) {
+        this.pubsub = redis.pubsub(String.class);
+        this.directory = directory;
+        this.channel = config.invalidationChannel();
+    }
+
+    void subscribe(@Observes StartupEvent event) {
+        pubsub.subscribe(channel)
+                .onFailure().invoke(failure -> LOG.warnf("tenant invalidation subscription lost (%s); retrying",
+                        failure.getMessage()))
+                .onFailure().retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(30)).indefinitely()
+                .subscribe().with(directory::invalidate);
+    }
+
+    /** Forgets the tenant here at once, then tells the other replicas. Completes even when Redis is down. */
+    public Uni<Void> changed(String tenantId) {
+        directory.invalidate(tenantId);
+        return pubsub.publish(channel, tenantId)
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.warnf("could not announce change of tenant %s (%s); other replicas see it within the cache TTL",
+                            tenantId, failure.getMessage());
+                    return null;
+                });
+    }
+}

@@ -1,0 +1,45 @@
+package io.webhookbuffer.tenant;
+
+import java.util.Arrays;
+import java.util.concurrent.CompletionStage;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+
+/** Reads one tenant from PostgreSQL, the system of record, with the reactive client (no ORM on the ingest path). */
+@ApplicationScoped
+public class TenantRepository {
+
+    /** One row by primary key; the secrets array comes back in stored order (current first). */
+    static final String FIND_BY_ID = """
+            SELECT tenant_id, active, provider, secrets, rate_limit, rate_window_seconds, max_body_bytes
+            FROM tenants WHERE tenant_id = $1""";
+
+    private final Pool pool;
+
+    public TenantRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Completes with the tenant, or with null when there is no such row. */
+    public CompletionStage<Tenant> find(String tenantId) {
+        return pool.preparedQuery(FIND_BY_ID).execute(Tuple.of(tenantId))
+                .map(TenantRepository::firstOrNull)
+                .toCompletionStage();
+    }
+
+    private static Tenant firstOrNull(RowSet<Row> rows) {
+        var it = rows.iterator();
+        if (!it.hasNext()) {
+            return null;
+        }
+        Row row = it.next();
+        return new Tenant(row.getString("tenant_id"), row.getBoolean("active"), row.getString("provider"),
+                Arrays.asList(row.getArrayOfStrings("secrets")), row.getInteger("rate_limit"),
+                row.getInteger("rate_window_seconds"), row.getInteger("max_body_bytes"));
+    }
+}

@@ -1,0 +1,52 @@
+package io.webhookbuffer.testsupport;
+
+import static io.restassured.RestAssured.given;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+import io.restassured.specification.RequestSpecification;
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.controlplane.CommandSignature;
+
+/** Builds requests signed the way a provider (generic scheme) or the control plane signs them. */
+public final class Signed {
+
+    /** The control secret of the test profile (application.properties). */
+    public static final String CONTROL_SECRET = "test-control-secret-0123456789";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private Signed() {
+    }
+
+    /** A webhook with a valid generic signature under {@code secret}. */
+    public static RequestSpecification webhook(String secret, byte[] body) {
+        return given().header("X-Signature", Hex.encode(Hmac.hmacSha256(secret, body)))
+                .contentType("application/json").body(body);
+    }
+
+    public static RequestSpecification webhook(String secret, String body) {
+        return webhook(secret, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A control command signed now with a fresh nonce. */
+    public static RequestSpecification command(String body) {
+        return command(body, System.currentTimeMillis() / 1000, nonce(), CONTROL_SECRET);
+    }
+
+    public static RequestSpecification command(String body, long timestamp, String nonce, String secret) {
+        byte[] raw = body.getBytes(StandardCharsets.UTF_8);
+        String ts = Long.toString(timestamp);
+        return given().header("x-timestamp", ts).header("x-nonce", nonce)
+                .header("x-signature", CommandSignature.sign(secret, ts, nonce, raw))
+                .contentType("application/json").body(raw);
+    }
+
+    public static String nonce() {
+        byte[] bytes = new byte[18];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}

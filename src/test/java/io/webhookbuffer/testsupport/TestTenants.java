@@ -1,0 +1,57 @@
+package io.webhookbuffer.testsupport;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/** Provisions tenants through the real signed command, each test with fresh ids so tests never share state. */
+public final class TestTenants {
+
+    public static final String DEFAULT_SECRET = "whsec-test-current-0001";
+    public static final String PREVIOUS_SECRET = "whsec-test-previous-0000";
+
+    private String id = "t-" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+    private boolean active = true;
+    private List<String> secrets = List.of(DEFAULT_SECRET);
+    private int rateLimit = 1000;
+    private int rateWindowSeconds = 10;
+    private Integer maxBodyBytes;
+
+    public static TestTenants tenant() {
+        return new TestTenants();
+    }
+
+    public TestTenants active(boolean value) {
+        this.active = value;
+        return this;
+    }
+
+    public TestTenants secrets(String... values) {
+        this.secrets = List.of(values);
+        return this;
+    }
+
+    public TestTenants rateLimit(int limit, int windowSeconds) {
+        this.rateLimit = limit;
+        this.rateWindowSeconds = windowSeconds;
+        return this;
+    }
+
+    public TestTenants maxBodyBytes(int value) {
+        this.maxBodyBytes = value;
+        return this;
+    }
+
+    public String json() {
+        String secretList = secrets.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(","));
+        return "{\"active\":" + active + ",\"provider\":\"generic\",\"secrets\":[" + secretList + "],\"rateLimit\":"
+                + rateLimit + ",\"rateWindowSeconds\":" + rateWindowSeconds
+                + (maxBodyBytes == null ? "" : ",\"maxBodyBytes\":" + maxBodyBytes) + "}";
+    }
+
+    /** Sends the signed PUT and returns the tenant id. */
+    public String provision() {
+        Signed.command(json()).when().put("/control/tenants/" + id).then().statusCode(200);
+        return id;
+    }
+}
