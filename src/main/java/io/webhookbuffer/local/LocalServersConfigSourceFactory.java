@@ -28,7 +28,7 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
 
     static final int ORDINAL = 200;
     static final String DATABASE = "webhook_buffer";
-    static final String TEST_DATABASE = "webhook_buffer_test";
+    public static final String TEST_DATABASE = "webhook_buffer_test";
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {

@@ -9,7 +9,9 @@ import org.jboss.logging.Logger;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -25,6 +27,7 @@ public class TenantInvalidation {
     private final ReactivePubSubCommands<String> pubsub;
     private final TenantDirectory directory;
     private final String channel;
+    private volatile Cancellable subscription;
 
     public TenantInvalidation(ReactiveRedisDataSource redis, TenantDirectory directory, TenantConfig config) {
         this.pubsub = redis.pubsub(String.class);
@@ -33,11 +36,18 @@ public class TenantInvalidation {
     }
 
     void subscribe(@Observes StartupEvent event) {
-        pubsub.subscribe(channel)
+        subscription = pubsub.subscribe(channel)
                 .onFailure().invoke(failure -> LOG.warnf("tenant invalidation subscription lost (%s); retrying",
                         failure.getMessage()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(30)).indefinitely()
                 .subscribe().with(directory::invalidate);
+    }
+
+    void unsubscribe(@Observes ShutdownEvent event) {
+        Cancellable s = subscription;
+        if (s != null) {
+            s.cancel();
+        }
     }
 
     /** Forgets the tenant here at once, then tells the other replicas. Completes even when Redis is down. */

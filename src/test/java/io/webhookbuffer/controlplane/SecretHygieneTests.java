@@ -1,0 +1,66 @@
+package io.webhookbuffer.controlplane;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.Signed;
+
+/**
+ * Secrets are write-only: after provisioning, rotating, verifying good and bad signatures and refusing bad commands,
+ * no response body or header and no line of the captured application log contains a secret or a computed signature.
+ */
+@QuarkusTest
+class SecretHygieneTests {
+
+    private static final Path LOG = Path.of("target/webhook-buffer-test.log");
+
+    @Test
+    void noSecretInAnyResponseOrLogLine() throws IOException {
+        String current = "hygiene-current-" + UUID.randomUUID();
+        String previous = "hygiene-previous-" + UUID.randomUUID();
+        String id = "hyg-" + UUID.randomUUID().toString().substring(0, 12);
+        byte[] body = "{\"pay\":1}".getBytes(StandardCharsets.UTF_8);
+        String signature = Hex.encode(Hmac.hmacSha256(current, body));
+        List<Response> responses = new ArrayList<>();
+
+        responses.add(Signed.command("{\"secrets\":[\"" + current + "\",\"" + previous + "\"]}").put("/control/tenants/" + id));
+        responses.add(Signed.command("{\"secrets\":[\"" + current + "\"],\"rateLimit\":-1}").put("/control/tenants/" + id));
+        responses.add(Signed.command("{\"secrets\":[\"" + current + "\"],\"unknown\":\"" + current + "\"}")
+                .put("/control/tenants/" + id));
+        responses.add(Signed.command("{\"secrets\":[\"" + current + "\"]}", System.currentTimeMillis() / 1000,
+                Signed.nonce(), "wrong-control-secret").put("/control/tenants/" + id));
+        responses.add(Signed.command("").get("/control/tenants/" + id));
+        responses.add(Signed.webhook(current, body).post("/webhook/" + id));
+        responses.add(Signed.webhook(previous, "{\"pay\":2}").post("/webhook/" + id));
+        responses.add(Signed.webhook("not-the-secret", body).post("/webhook/" + id));
+        responses.add(Signed.webhook(current, "{\"tampered\":1}").header("X-Signature", signature).post("/webhook/" + id));
+
+        assertTrue(responses.get(0).statusCode() == 200 && responses.get(5).statusCode() == 202,
+                "the scenario really provisioned and ingested");
+        for (Response r : responses) {
+            String all = r.asString() + r.headers().toString();
+            for (String secret : List.of(current, previous, signature, Signed.CONTROL_SECRET)) {
+                assertFalse(all.contains(secret), "a response leaked a secret: " + r.statusCode());
+            }
+        }
+        assertTrue(Files.exists(LOG), "the test profile writes the application log to " + LOG);
+        String log = Files.readString(LOG, StandardCharsets.UTF_8);
+        for (String secret : List.of(current, previous, signature, Signed.CONTROL_SECRET)) {
+            assertFalse(log.contains(secret), "the log contains a secret or signature");
+        }
+    }
+}
