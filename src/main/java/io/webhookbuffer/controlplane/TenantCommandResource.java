@@ -15,11 +15,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.webhookbuffer.queue.QueueInspector;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantInvalidation;
 
 /**
- * Tenant provisioning: {@code PUT /control/tenants/{id}} (idempotent upsert) and {@code GET /control/tenants/{id}}.
+ * Tenant provisioning: {@code PUT /control/tenants/{id}} (idempotent upsert), {@code GET /control/tenants/{id}} and
+ * {@code GET /control/tenants/{id}/backlog}.
  * Every request is a signed command (see {@link CommandAuthenticator}); the signature covers the raw body, which is
  * empty for a GET.
  */
@@ -30,14 +32,16 @@ public class TenantCommandResource {
     private final CommandAuthenticator auth;
     private final TenantStore store;
     private final TenantInvalidation invalidation;
+    private final QueueInspector queue;
     private final ObjectMapper json;
     private final long maxBodyCeiling;
 
     public TenantCommandResource(CommandAuthenticator auth, TenantStore store, TenantInvalidation invalidation,
-            ObjectMapper json, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodyCeiling) {
+            QueueInspector queue, ObjectMapper json, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodyCeiling) {
         this.auth = auth;
         this.store = store;
         this.invalidation = invalidation;
+        this.queue = queue;
         this.json = json;
         this.maxBodyCeiling = maxBodyCeiling.asLongValue();
     }
@@ -69,6 +73,19 @@ public class TenantCommandResource {
                     }
                     return Response.ok(view).build();
                 })
+                .onFailure(f -> !(f instanceof ProblemException)).recoverWithItem(ProblemMapper::unexpected);
+    }
+
+    /** {@code GET /control/tenants/{id}/backlog}: depth, oldest age, next attempt and state of the tenant's queue. */
+    @GET
+    @Path("/backlog")
+    public Uni<Response> backlog(@RestPath String tenantId, HttpServerRequest request) {
+        return auth.authenticate(request, new byte[0])
+                .flatMap(ignored -> {
+                    requireValidId(tenantId);
+                    return queue.backlog(tenantId);
+                })
+                .map(backlog -> Response.ok(backlog).build())
                 .onFailure(f -> !(f instanceof ProblemException)).recoverWithItem(ProblemMapper::unexpected);
     }
 

@@ -15,7 +15,8 @@ import io.smallrye.config.PropertiesConfigSource;
 /**
  * Supplies database and Redis addresses in local mode, when none is configured:
  * <ul>
- * <li>dev profile ({@code mvn quarkus:dev}): an embedded PostgreSQL whose data stays in
+ * <li>local profile ({@code mvn -B -Plocal package}, or {@code java -Dquarkus.profile=local -jar ...}; also dev):
+ * an embedded PostgreSQL whose data stays in
  * {@code buffer.local.data-dir} between runs, and an embedded Redis;</li>
  * <li>test profile: the local servers on 127.0.0.1:5432 / :6379 when they answer (as on CI), else embedded ones in
  * a throwaway folder;</li>
@@ -34,7 +35,7 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
         List<String> profiles = context.getProfiles();
         boolean test = profiles.contains("test");
-        boolean dev = profiles.contains("dev");
+        boolean dev = profiles.contains("local") || profiles.contains("dev");
         if (profiles.contains("prod") || !(test || dev) || isFalse(context.getValue("buffer.local.enabled"))) {
             return List.of();
         }

@@ -168,6 +168,19 @@ class TenantCommandTests {
     }
 
     @Test
+    void backlogShowsDepthAndAgeOfBufferedEvents() {
+        String id = tenant().provision();
+        Signed.command("").get("/control/tenants/" + id + "/backlog").then().statusCode(200)
+                .body("depth", equalTo(0)).body("state", equalTo("empty"));
+        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"b\":1}").post("/webhook/" + id).then().statusCode(202);
+        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"b\":2}").post("/webhook/" + id).then().statusCode(202);
+        Signed.command("").get("/control/tenants/" + id + "/backlog").then().statusCode(200)
+                .body("depth", equalTo(2)).body("state", equalTo("pending"))
+                .body("oldestAgeSeconds", org.hamcrest.Matchers.greaterThanOrEqualTo(0));
+        given().get("/control/tenants/" + id + "/backlog").then().statusCode(401);
+    }
+
+    @Test
     void getAnswersFingerprintsOnly() {
         String id = tenant().secrets("fp-secret-one").provision();
         Signed.command("").get("/control/tenants/" + id).then().statusCode(200)

@@ -1,0 +1,38 @@
+package io.webhookbuffer.queue;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/** Read-only views of the queue for operators. */
+@ApplicationScoped
+public class QueueInspector {
+
+    /** Depth, oldest receive time and next attempt of one tenant, through event_queue_tenant_id_idx. */
+    static final String BACKLOG = """
+            SELECT count(*) AS depth, min(received_at) AS oldest, min(next_attempt_at) AS next_attempt
+            FROM event_queue WHERE tenant_id = $1""";
+
+    private final Pool pool;
+
+    public QueueInspector(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Uni<Backlog> backlog(String tenantId) {
+        return pool.preparedQuery(BACKLOG).execute(Tuple.of(tenantId)).map(rows -> {
+            Row row = rows.iterator().next();
+            long depth = row.getLong("depth");
+            OffsetDateTime oldest = row.getOffsetDateTime("oldest");
+            long age = oldest == null ? 0 : Math.max(0, Duration.between(oldest, OffsetDateTime.now(ZoneOffset.UTC)).toSeconds());
+            return new Backlog(depth, age, row.getOffsetDateTime("next_attempt"), depth == 0 ? "empty" : "pending");
+        });
+    }
+}
