@@ -86,7 +86,9 @@ public final class SlidingWindowLimiter {
         long from = Math.max(evictedThrough + 1, oldestKept - windowSeconds);
         for (long s = from; s < oldestKept; s++) {
             int i = index(s);
-            if (seconds[i] == s) {
+            // Not "== s": after a gap of two windows or more, a bucket can hold a second older than "from"
+            // (which is never revisited); whenever the gap is that long this loop visits every index.
+            if (seconds[i] != Long.MIN_VALUE && seconds[i] < oldestKept) {
                 total -= counts[i];
                 counts[i] = 0;
                 seconds[i] = Long.MIN_VALUE;
