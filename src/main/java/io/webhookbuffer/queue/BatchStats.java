@@ -7,10 +7,17 @@ public final class BatchStats {
 
     private final LongAdder commits = new LongAdder();
     private final LongAdder events = new LongAdder();
+    private final LongAdder commitNanos = new LongAdder();
 
-    void record(int batchSize) {
+    void record(int batchSize, long nanos) {
         commits.increment();
         events.add(batchSize);
+        commitNanos.add(nanos);
+    }
+
+    /** Time from sending a commit to its answer, summed over all commits. */
+    public double commitSeconds() {
+        return commitNanos.sum() / 1e9;
     }
 
     public long commits() {

@@ -7,9 +7,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,6 +23,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
 /**
@@ -64,30 +67,50 @@ public class GroupCommitWriter {
             FROM input i JOIN dedupe d ON d.tenant_id = i.tenant_id AND d.event_id = i.event_id
             RETURNING tenant_id, event_id""";
 
-    /** An event waiting for a commit, with whom to tell. */
-    private record Pending(IncomingEvent event, Consumer<StoreOutcome> callback) {
+    /** An event waiting for a commit. It is answered exactly once, by the commit or by the timeout. */
+    private static final class Pending {
+        final IncomingEvent event;
+        final Consumer<StoreOutcome> callback;
+        final long enqueuedNanos = System.nanoTime();
+        private final AtomicBoolean answered = new AtomicBoolean();
+
+        Pending(IncomingEvent event, Consumer<StoreOutcome> callback) {
+            this.event = event;
+            this.callback = callback;
+        }
+
+        void answer(StoreOutcome outcome) {
+            if (answered.compareAndSet(false, true)) {
+                callback.accept(outcome);
+            }
+        }
+    }
+
+    /** A commit on the wire, so the sweeper can time it out. */
+    private record InFlight(List<Pending> batch, long startedNanos, AtomicReference<SqlConnection> connection) {
     }
 
     private final Pool pool;
-    private final Vertx vertx;
     private final int maxBatchSize;
     private final int maxConcurrentCommits;
-    private final long writeTimeoutMillis;
+    private final long writeTimeoutNanos;
     private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
+    private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicInteger commitsInFlight = new AtomicInteger();
     private final BatchStats stats = new BatchStats();
 
     public GroupCommitWriter(Pool pool, Vertx vertx, QueueConfig config) {
         this.pool = pool;
-        this.vertx = vertx;
         this.maxBatchSize = config.maxBatchSize();
         this.maxConcurrentCommits = config.maxConcurrentCommits();
-        this.writeTimeoutMillis = config.writeTimeout().toMillis();
+        this.writeTimeoutNanos = config.writeTimeout().toNanos();
+        // One periodic sweep, not a timer per event: a timeout is detected within a quarter of its length.
+        vertx.setPeriodic(Math.max(10, config.writeTimeout().toMillis() / 4), id -> sweep());
     }
 
     /**
-     * Queues the event for the next commit. The callback runs exactly once, on a database I/O thread (it must not
-     * block), after the commit succeeded or failed.
+     * Queues the event for the next commit. The callback runs exactly once, on a database I/O or timer thread (it
+     * must not block), when the commit succeeded or failed, or when {@code buffer.queue.write-timeout} passed first.
      */
     public void write(IncomingEvent event, Consumer<StoreOutcome> callback) {
         pending.add(new Pending(event, callback));
@@ -101,17 +124,19 @@ public class GroupCommitWriter {
 
     private void flush() {
         while (!pending.isEmpty()) {
-            int inFlight = commitsInFlight.get();
-            if (inFlight >= maxConcurrentCommits) {
+            int n = commitsInFlight.get();
+            if (n >= maxConcurrentCommits) {
                 return; // the commit in flight calls flush() when it ends, and takes what queued meanwhile
             }
-            if (!commitsInFlight.compareAndSet(inFlight, inFlight + 1)) {
+            if (!commitsInFlight.compareAndSet(n, n + 1)) {
                 continue;
             }
             List<Pending> batch = new ArrayList<>(Math.min(maxBatchSize, 64));
             Pending p;
             while (batch.size() < maxBatchSize && (p = pending.poll()) != null) {
-                batch.add(p);
+                if (!p.answered.get()) { // timed out while queued: already answered, not written
+                    batch.add(p);
+                }
             }
             if (batch.isEmpty()) {
                 commitsInFlight.decrementAndGet();
@@ -122,6 +147,57 @@ public class GroupCommitWriter {
     }
 
     private void commit(List<Pending> batch) {
+        InFlight commit = new InFlight(batch, System.nanoTime(), new AtomicReference<>());
+        inFlight.add(commit);
+        Tuple arrays = toArrays(batch);
+        pool.getConnection()
+                .compose(connection -> {
+                    commit.connection().set(connection);
+                    return connection.preparedQuery(INSERT_BATCH).execute(arrays)
+                            .andThen(done -> connection.close());
+                })
+                .onComplete(result -> {
+                    stats.record(batch.size(), System.nanoTime() - commit.startedNanos());
+                    inFlight.remove(commit);
+                    // The slot is freed only when the database has answered (or the connection was closed by the
+                    // sweeper), so a hung database cannot collect an unbounded number of concurrent commits.
+                    commitsInFlight.decrementAndGet();
+                    if (result.succeeded()) {
+                        answer(batch, result.result());
+                    } else {
+                        LOG.warnf("group commit of %d events failed: %s", batch.size(), result.cause().getMessage());
+                        batch.forEach(p -> p.answer(StoreOutcome.FAILED));
+                    }
+                    flush();
+                });
+    }
+
+    /**
+     * Answers FAILED to every event older than the write timeout: queued ones are dropped from the queue, and a
+     * commit on the wire has its connection closed, which fails the statement and frees its slot. An event whose
+     * commit lands after its 503 is found by the sender's retry (200), never stored twice.
+     */
+    private void sweep() {
+        long now = System.nanoTime();
+        for (InFlight commit : inFlight) {
+            if (now - commit.startedNanos() > writeTimeoutNanos && !commit.batch().get(0).answered.get()) {
+                LOG.warnf("group commit of %d events not answered within %d ms; reporting them as not stored",
+                        commit.batch().size(), writeTimeoutNanos / 1_000_000);
+                commit.batch().forEach(p -> p.answer(StoreOutcome.FAILED));
+                SqlConnection connection = commit.connection().get();
+                if (connection != null) {
+                    connection.close();
+                }
+            }
+        }
+        for (Pending p : pending) {
+            if (now - p.enqueuedNanos > writeTimeoutNanos && pending.remove(p)) {
+                p.answer(StoreOutcome.FAILED);
+            }
+        }
+    }
+
+    private static Tuple toArrays(List<Pending> batch) {
         int n = batch.size();
         String[] tenants = new String[n];
         String[] ids = new String[n];
@@ -130,7 +206,7 @@ public class GroupCommitWriter {
         String[] headers = new String[n];
         OffsetDateTime[] receivedAt = new OffsetDateTime[n];
         for (int i = 0; i < n; i++) {
-            IncomingEvent e = batch.get(i).event();
+            IncomingEvent e = batch.get(i).event;
             tenants[i] = e.tenantId();
             ids[i] = e.eventId();
             bodies[i] = Buffer.buffer(e.body());
@@ -138,32 +214,7 @@ public class GroupCommitWriter {
             headers[i] = e.headersJson();
             receivedAt[i] = OffsetDateTime.ofInstant(Instant.ofEpochMilli(e.receivedAtMillis()), ZoneOffset.UTC);
         }
-        stats.record(n);
-        AtomicBoolean answered = new AtomicBoolean();
-        long timer = vertx.setTimer(writeTimeoutMillis, t -> {
-            if (answered.compareAndSet(false, true)) {
-                LOG.warnf("group commit of %d events not answered within %d ms; reporting them as not stored", n,
-                        writeTimeoutMillis);
-                batch.forEach(pending -> pending.callback().accept(StoreOutcome.FAILED));
-            }
-        });
-        pool.preparedQuery(INSERT_BATCH)
-                .execute(Tuple.of(tenants, ids, bodies, contentTypes, headers, receivedAt))
-                .onComplete(result -> {
-                    vertx.cancelTimer(timer);
-                    // The slot is freed only when the database has answered, so a hung database cannot collect
-                    // an unbounded number of concurrent commits.
-                    commitsInFlight.decrementAndGet();
-                    if (answered.compareAndSet(false, true)) {
-                        if (result.succeeded()) {
-                            answer(batch, result.result());
-                        } else {
-                            LOG.warnf("group commit of %d events failed: %s", n, result.cause().getMessage());
-                            batch.forEach(pending -> pending.callback().accept(StoreOutcome.FAILED));
-                        }
-                    }
-                    flush();
-                });
+        return Tuple.of(tenants, ids, bodies, contentTypes, headers, receivedAt);
     }
 
     private static void answer(List<Pending> batch, RowSet<Row> inserted) {
@@ -172,10 +223,8 @@ public class GroupCommitWriter {
             stored.add(key(row.getString(0), row.getString(1)));
         }
         for (Pending pending : batch) {
-            IncomingEvent e = pending.event();
-            pending.callback().accept(stored.contains(key(e.tenantId(), e.eventId()))
-                    ? StoreOutcome.STORED
-                    : StoreOutcome.DUPLICATE);
+            IncomingEvent e = pending.event;
+            pending.answer(stored.contains(key(e.tenantId(), e.eventId())) ? StoreOutcome.STORED : StoreOutcome.DUPLICATE);
         }
     }
 

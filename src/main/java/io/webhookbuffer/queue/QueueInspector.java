@@ -15,7 +15,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class QueueInspector {
 
-    /** Depth, oldest receive time and next attempt of one tenant, through event_queue_tenant_id_idx. */
+    /** Depth, oldest receive time and next attempt of one tenant, through the (tenant_id, id) primary key. */
     static final String BACKLOG = """
             SELECT count(*) AS depth, min(received_at) AS oldest, min(next_attempt_at) AS next_attempt
             FROM event_queue WHERE tenant_id = $1""";
