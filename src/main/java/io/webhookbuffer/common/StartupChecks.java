@@ -1,0 +1,54 @@
+package io.webhookbuffer.common;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.controlplane.ControlConfig;
+import io.webhookbuffer.ingress.IngressConfig;
+import io.webhookbuffer.queue.DedupeConfig;
+import io.webhookbuffer.queue.QueueConfig;
+import io.webhookbuffer.tenant.TenantConfig;
+
+/** Refuses to start with settings outside their bounds, naming each key, its bound and its value. */
+@ApplicationScoped
+public class StartupChecks {
+
+    void check(@Observes StartupEvent event, IngressConfig ingress, QueueConfig queue, ActorConfig actor,
+            TenantConfig tenants, DedupeConfig dedupe, ControlConfig control,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling) {
+        problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
+    }
+
+    public static ConfigCheck problems(IngressConfig ingress, QueueConfig queue, ActorConfig actor,
+            TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, long bodyCeiling) {
+        return new ConfigCheck()
+                .range("buffer.ingress.max-body-bytes", ingress.maxBodyBytes(), 1,
+                        Math.min(Integer.MAX_VALUE, bodyCeiling))
+                .range("buffer.queue.max-batch-size", queue.maxBatchSize(), 1, 10_000)
+                .range("buffer.queue.max-concurrent-commits", queue.maxConcurrentCommits(), 1, 64)
+                .positive("buffer.queue.write-timeout", queue.writeTimeout())
+                .range("buffer.actor.mailbox-capacity", actor.mailboxCapacity(), 1, 1_000_000)
+                .range("buffer.actor.recent-ids", actor.recentIds(), 0, 1_000_000)
+                .range("buffer.actor.turn-length", actor.turnLength(), 1, 1_000_000)
+                .range("buffer.actor.threads", actor.threads(), 0, 1024)
+                .positive("buffer.actor.idle-eviction", actor.idleEviction())
+                .range("buffer.actor.overloaded-retry-after-seconds", actor.overloadedRetryAfterSeconds(), 1, 3600)
+                .range("buffer.actor.unavailable-retry-after-seconds", actor.unavailableRetryAfterSeconds(), 1, 3600)
+                .range("buffer.tenants.default-rate-limit", tenants.defaultRateLimit(), 1, 1_000_000)
+                .range("buffer.tenants.default-rate-window-seconds", tenants.defaultRateWindowSeconds(), 1, 3600)
+                .positive("buffer.tenants.cache-refresh", tenants.cacheRefresh())
+                .positive("buffer.tenants.cache-ttl", tenants.cacheTtl())
+                .positive("buffer.tenants.negative-cache-ttl", tenants.negativeCacheTtl())
+                .positive("buffer.dedupe.retention", dedupe.retention())
+                .positive("buffer.dedupe.cleanup-interval", dedupe.cleanupInterval())
+                .range("buffer.dedupe.cleanup-batch-size", dedupe.cleanupBatchSize(), 1, 1_000_000)
+                .positive("buffer.control.timestamp-tolerance", control.timestampTolerance())
+                .atLeast("buffer.control.nonce-ttl", control.nonceTtl(), control.timestampTolerance().multipliedBy(2),
+                        "twice buffer.control.timestamp-tolerance, so a nonce outlives every timestamp that could reuse it");
+    }
+}

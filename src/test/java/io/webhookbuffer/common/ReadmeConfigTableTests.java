@@ -1,0 +1,82 @@
+package io.webhookbuffer.common;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.controlplane.ControlConfig;
+import io.webhookbuffer.ingress.IngressConfig;
+import io.webhookbuffer.queue.DedupeConfig;
+import io.webhookbuffer.queue.QueueConfig;
+import io.webhookbuffer.tenant.TenantConfig;
+
+/**
+ * The README's configuration table and the {@code @ConfigMapping} interfaces say the same thing: every key in one is
+ * in the other, with the same default and the env var Quarkus derives from it.
+ */
+class ReadmeConfigTableTests {
+
+    private static final Class<?>[] MAPPINGS = { IngressConfig.class, TenantConfig.class, OriginConfig.class,
+            ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class };
+    /** Keys read by the local-mode config source rather than a mapping. */
+    private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",
+            "buffer.local.data-dir", ".webhook-buffer-data");
+    private static final Pattern ROW = Pattern.compile("^\\| `(buffer\\.[a-z0-9.-]+)` \\| `([A-Z0-9_]+)` \\| ([^|]+) \\|",
+            Pattern.MULTILINE);
+
+    @Test
+    void readmeTableMatchesTheConfigMappings() throws IOException {
+        Map<String, String> expected = new TreeMap<>(LOCAL_KEYS);
+        for (Class<?> mapping : MAPPINGS) {
+            collect(mapping.getAnnotation(ConfigMapping.class).prefix(), mapping, expected);
+        }
+        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+        Map<String, String> documented = new TreeMap<>();
+        Matcher m = ROW.matcher(readme);
+        while (m.find()) {
+            String key = m.group(1);
+            assertEquals(key.toUpperCase().replace('.', '_').replace('-', '_'), m.group(2), "env var of " + key);
+            documented.put(key, m.group(3).strip());
+        }
+        assertEquals(expected.keySet(), documented.keySet(), "README configuration table vs @ConfigMapping keys");
+        expected.forEach((key, defaultValue) -> {
+            if (defaultValue != null) {
+                assertTrue(documented.get(key).startsWith("`" + defaultValue + "`"),
+                        key + ": README says " + documented.get(key) + ", the mapping's default is " + defaultValue);
+            }
+        });
+    }
+
+    private static void collect(String prefix, Class<?> type, Map<String, String> out) {
+        for (Method method : type.getDeclaredMethods()) {
+            if (method.getParameterCount() != 0 || method.isDefault() || java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+                continue;
+            }
+            String key = prefix + "." + kebab(method.getName());
+            if (method.getReturnType().isInterface() && method.getReturnType().getEnclosingClass() == type) {
+                collect(key, method.getReturnType(), out);
+            } else {
+                WithDefault d = method.getAnnotation(WithDefault.class);
+                out.put(key, d == null ? null : d.value());
+            }
+        }
+    }
+
+    private static String kebab(String camel) {
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();
+    }
+}

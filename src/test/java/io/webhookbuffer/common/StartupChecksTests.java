@@ -1,0 +1,69 @@
+package io.webhookbuffer.common;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.controlplane.ControlConfig;
+import io.webhookbuffer.ingress.IngressConfig;
+import io.webhookbuffer.queue.DedupeConfig;
+import io.webhookbuffer.queue.QueueConfig;
+import io.webhookbuffer.tenant.TenantConfig;
+
+/** The start-up bounds check, over the real config mappings built by SmallRye Config (no Quarkus). */
+class StartupChecksTests {
+
+    private static final long CEILING = 16L * 1024 * 1024;
+
+    private static List<String> problemsWith(Map<String, String> values) {
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .withMapping(IngressConfig.class).withMapping(QueueConfig.class).withMapping(ActorConfig.class)
+                .withMapping(TenantConfig.class).withMapping(DedupeConfig.class).withMapping(ControlConfig.class)
+                .withConverter(Duration.class, 200, new DurationConverter()) // Quarkus's "5m", "4d" forms
+                .withSources(new PropertiesConfigSource(values, "test", 500))
+                .build();
+        return StartupChecks.problems(config.getConfigMapping(IngressConfig.class),
+                config.getConfigMapping(QueueConfig.class), config.getConfigMapping(ActorConfig.class),
+                config.getConfigMapping(TenantConfig.class), config.getConfigMapping(DedupeConfig.class),
+                config.getConfigMapping(ControlConfig.class), CEILING).problems();
+    }
+
+    @Test
+    void defaultsPass() {
+        assertEquals(List.of(), problemsWith(Map.of()));
+    }
+
+    @Test
+    void everyViolationIsReportedWithKeyBoundAndValue() {
+        List<String> problems = problemsWith(Map.of(
+                "buffer.queue.max-batch-size", "0",
+                "buffer.ingress.max-body-bytes", Long.toString(CEILING + 1),
+                "buffer.queue.write-timeout", "0s",
+                "buffer.control.nonce-ttl", "300s"));
+        assertEquals(4, problems.size(), problems.toString());
+        assertTrue(problems.contains("buffer.queue.max-batch-size must be between 1 and 10000, was 0"), problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.ingress.max-body-bytes must be between 1 and "
+                + CEILING + ", was " + (CEILING + 1))), problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.queue.write-timeout must be a positive")));
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.control.nonce-ttl must be at least PT10M")));
+    }
+
+    @Test
+    void throwIfAnyNamesEveryProblem() {
+        ConfigCheck check = new ConfigCheck().range("a.b", 5, 1, 3).range("c.d", 0, 1, 3);
+        IllegalStateException e = assertThrows(IllegalStateException.class, check::throwIfAny);
+        assertTrue(e.getMessage().contains("a.b must be between 1 and 3, was 5"));
+        assertTrue(e.getMessage().contains("c.d must be between 1 and 3, was 0"));
+    }
+}
