@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 import io.webhookbuffer.actor.IngestResult.Kind;
+import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.GroupCommitWriter;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.queue.StoreOutcome;
@@ -28,6 +29,7 @@ final class TenantActor {
     private final String tenantId;
     private final ActorConfig config;
     private final GroupCommitWriter writer;
+    private final DrainScheduler drains;
     private final Executor executor;
     private final ActorClock clock;
     private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
@@ -37,10 +39,12 @@ final class TenantActor {
     // @protectedby: the actor's turn (only touched by messages)
     private final TenantPipeline<CompletableFuture<IngestResult>> pipeline;
 
-    TenantActor(String tenantId, ActorConfig config, GroupCommitWriter writer, Executor executor, ActorClock clock) {
+    TenantActor(String tenantId, ActorConfig config, GroupCommitWriter writer, DrainScheduler drains,
+            Executor executor, ActorClock clock) {
         this.tenantId = tenantId;
         this.config = config;
         this.writer = writer;
+        this.drains = drains;
         this.executor = executor;
         this.clock = clock;
         this.pipeline = new TenantPipeline<>(config.recentIds());
@@ -96,6 +100,9 @@ final class TenantActor {
         };
         reply.complete(forFirst);
         waiters.forEach(waiter -> waiter.complete(forWaiters));
+        if (outcome == StoreOutcome.STORED) {
+            drains.wake(tenantId); // the actor schedules its tenant's drain; no scan of every tenant
+        }
     }
 
     private void tell(Runnable message) {

@@ -13,6 +13,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.webhookbuffer.actor.IngestResult.Kind;
+import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.GroupCommitWriter;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
@@ -23,12 +24,14 @@ public class TenantActors {
 
     private final ActorConfig config;
     private final GroupCommitWriter writer;
+    private final DrainScheduler drains;
     private final ExecutorService executor;
     private final Cache<String, TenantActor> actors;
 
-    public TenantActors(ActorConfig config, GroupCommitWriter writer) {
+    public TenantActors(ActorConfig config, GroupCommitWriter writer, DrainScheduler drains) {
         this.config = config;
         this.writer = writer;
+        this.drains = drains;
         int threads = config.threads() > 0 ? config.threads() : Runtime.getRuntime().availableProcessors();
         AtomicInteger n = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(threads, runnable -> {
@@ -44,7 +47,8 @@ public class TenantActors {
     /** Hands the event to its tenant's actor; the stage completes with the decision, after the commit if any. */
     public CompletionStage<IngestResult> ingest(Tenant tenant, IncomingEvent event) {
         try {
-            return actors.get(tenant.id(), id -> new TenantActor(id, config, writer, executor, ActorClock.SYSTEM))
+            return actors.get(tenant.id(), id -> new TenantActor(id, config, writer, drains, executor,
+                    ActorClock.SYSTEM))
                     .ingest(tenant, event);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(

@@ -9,6 +9,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.controlplane.ControlConfig;
+import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
@@ -19,9 +20,34 @@ import io.webhookbuffer.tenant.TenantConfig;
 public class StartupChecks {
 
     void check(@Observes StartupEvent event, IngressConfig ingress, QueueConfig queue, ActorConfig actor,
-            TenantConfig tenants, DedupeConfig dedupe, ControlConfig control,
+            TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling) {
         problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
+        problems(delivery).throwIfAny();
+    }
+
+    public static ConfigCheck problems(DeliveryConfig delivery) {
+        ConfigCheck check = new ConfigCheck()
+                .range("buffer.delivery.batch-size", delivery.batchSize(), 1, 1000)
+                .range("buffer.delivery.max-batch-bytes", delivery.maxBatchBytes(), 1, Integer.MAX_VALUE)
+                .range("buffer.delivery.max-concurrent", delivery.maxConcurrent(), 1, 1024)
+                .positive("buffer.delivery.request-timeout", delivery.requestTimeout())
+                .positive("buffer.delivery.backoff-base", delivery.backoffBase())
+                .atLeast("buffer.delivery.backoff-cap", delivery.backoffCap(), delivery.backoffBase(),
+                        "buffer.delivery.backoff-base")
+                .range("buffer.delivery.max-attempts", delivery.maxAttempts(), 1, 10_000)
+                .positive("buffer.delivery.max-age", delivery.maxAge())
+                .atLeast("buffer.delivery.lease-ttl", delivery.leaseTtl(), java.time.Duration.ofSeconds(1),
+                        "a lease is renewed once per batch")
+                .positive("buffer.delivery.sweep-interval", delivery.sweepInterval())
+                .range("buffer.delivery.circuit-breaker.request-volume", delivery.circuitBreaker().requestVolume(), 1,
+                        Integer.MAX_VALUE)
+                .positive("buffer.delivery.circuit-breaker.delay", delivery.circuitBreaker().delay());
+        double ratio = delivery.circuitBreaker().failureRatio();
+        if (!(ratio > 0 && ratio <= 1)) {
+            check.range("buffer.delivery.circuit-breaker.failure-ratio (per mille)", Math.round(ratio * 1000), 1, 1000);
+        }
+        return check;
     }
 
     public static ConfigCheck problems(IngressConfig ingress, QueueConfig queue, ActorConfig actor,

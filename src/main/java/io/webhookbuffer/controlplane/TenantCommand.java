@@ -19,14 +19,15 @@ import io.webhookbuffer.verify.Providers;
  * secret's value.
  */
 record TenantCommand(Boolean active, String provider, List<String> secrets, Integer rateLimit,
-        Integer rateWindowSeconds, boolean maxBodyBytesGiven, Integer maxBodyBytes) {
+        Integer rateWindowSeconds, boolean maxBodyBytesGiven, Integer maxBodyBytes, boolean originUrlGiven,
+        String originUrl) {
 
     static final int MAX_SECRETS = 10;
     static final int MAX_SECRET_LENGTH = 512;
     static final int MAX_RATE_LIMIT = 1_000_000;
     static final int MAX_WINDOW_SECONDS = 3600;
     private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
-            "maxBodyBytes");
+            "maxBodyBytes", "originUrl");
 
     static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
         JsonNode root;
@@ -46,7 +47,30 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         }
         return new TenantCommand(bool(root, "active"), provider(root), secrets(root),
                 integer(root, "rateLimit", 1, MAX_RATE_LIMIT), integer(root, "rateWindowSeconds", 1, MAX_WINDOW_SECONDS),
-                root.has("maxBodyBytes"), nullableInteger(root, "maxBodyBytes", 1, maxBodyCeiling));
+                root.has("maxBodyBytes"), nullableInteger(root, "maxBodyBytes", 1, maxBodyCeiling),
+                root.has("originUrl"), originUrl(root));
+    }
+
+    /** An absolute http(s) URL without query or fragment (batches go to {url}/internal/webhooks/batch), or null. */
+    private static String originUrl(JsonNode root) {
+        JsonNode node = root.get("originUrl");
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        String problem = "'originUrl' must be an absolute http or https URL without query or fragment, or null.";
+        if (!node.isTextual() || node.textValue().length() > 2048) {
+            throw ProblemException.badRequest(problem);
+        }
+        try {
+            java.net.URI uri = new java.net.URI(node.textValue());
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                    || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                throw ProblemException.badRequest(problem);
+            }
+        } catch (java.net.URISyntaxException e) {
+            throw ProblemException.badRequest(problem);
+        }
+        return node.textValue().replaceAll("/+$", "");
     }
 
     private static Boolean bool(JsonNode root, String field) {

@@ -38,6 +38,10 @@ public class TenantEntity extends PanacheEntityBase {
     @Column(name = "max_body_bytes")
     public Integer maxBodyBytes;
 
+    /** The origin's base URL for this tenant; null means {@code buffer.origin.base-url}. */
+    @Column(name = "origin_url")
+    public String originUrl;
+
     @Column(name = "created_at", updatable = false)
     public OffsetDateTime createdAt;
 

@@ -52,6 +52,7 @@ public class TenantStore {
                 ? defaults.defaultRateWindowSeconds()
                 : command.rateWindowSeconds();
         entity.maxBodyBytes = command.maxBodyBytes();
+        entity.originUrl = command.originUrl();
         entity.createdAt = now();
         entity.updatedAt = entity.createdAt;
         return entity.persist();
@@ -75,6 +76,9 @@ public class TenantStore {
         }
         if (command.maxBodyBytesGiven()) {
             entity.maxBodyBytes = command.maxBodyBytes();
+        }
+        if (command.originUrlGiven()) {
+            entity.originUrl = command.originUrl();
         }
         entity.updatedAt = now();
         return Uni.createFrom().item(entity);

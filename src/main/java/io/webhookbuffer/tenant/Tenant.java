@@ -8,9 +8,10 @@ import java.util.regex.Pattern;
  * current first; they are never logged or serialised ({@link #toString()} hides them).
  *
  * @param maxBodyBytes null means the service default ({@code buffer.ingress.max-body-bytes})
+ * @param originUrl null means the service default ({@code buffer.origin.base-url})
  */
 public record Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
-        int rateWindowSeconds, Integer maxBodyBytes) {
+        int rateWindowSeconds, Integer maxBodyBytes, String originUrl) {
 
     public static final Pattern ID_PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
 
@@ -30,6 +31,6 @@ public record Tenant(String id, boolean active, String provider, List<String> se
     public String toString() {
         return "Tenant[id=" + id + ", active=" + active + ", provider=" + provider + ", secrets=<" + secrets.size()
                 + " hidden>, rateLimit=" + rateLimit + ", rateWindowSeconds=" + rateWindowSeconds + ", maxBodyBytes="
-                + maxBodyBytes + "]";
+                + maxBodyBytes + ", originUrl=" + originUrl + "]";
     }
 }

@@ -19,6 +19,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.controlplane.ControlConfig;
+import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
@@ -31,7 +32,7 @@ import io.webhookbuffer.tenant.TenantConfig;
 class ReadmeConfigTableTests {
 
     private static final Class<?>[] MAPPINGS = { IngressConfig.class, TenantConfig.class, OriginConfig.class,
-            ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class };
+            ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class };
     /** Keys read by the local-mode config source rather than a mapping. */
     private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",
             "buffer.local.data-dir", ".webhook-buffer-data");

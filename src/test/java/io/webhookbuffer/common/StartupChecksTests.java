@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +17,7 @@ import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.controlplane.ControlConfig;
+import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
@@ -30,13 +32,16 @@ class StartupChecksTests {
         SmallRyeConfig config = new SmallRyeConfigBuilder()
                 .withMapping(IngressConfig.class).withMapping(QueueConfig.class).withMapping(ActorConfig.class)
                 .withMapping(TenantConfig.class).withMapping(DedupeConfig.class).withMapping(ControlConfig.class)
+                .withMapping(DeliveryConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter()) // Quarkus's "5m", "4d" forms
                 .withSources(new PropertiesConfigSource(values, "test", 500))
                 .build();
-        return StartupChecks.problems(config.getConfigMapping(IngressConfig.class),
+        List<String> problems = new ArrayList<>(StartupChecks.problems(config.getConfigMapping(IngressConfig.class),
                 config.getConfigMapping(QueueConfig.class), config.getConfigMapping(ActorConfig.class),
                 config.getConfigMapping(TenantConfig.class), config.getConfigMapping(DedupeConfig.class),
-                config.getConfigMapping(ControlConfig.class), CEILING).problems();
+                config.getConfigMapping(ControlConfig.class), CEILING).problems());
+        problems.addAll(StartupChecks.problems(config.getConfigMapping(DeliveryConfig.class)).problems());
+        return problems;
     }
 
     @Test
@@ -57,6 +62,15 @@ class StartupChecksTests {
                 + CEILING + ", was " + (CEILING + 1))), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.queue.write-timeout must be a positive")));
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.control.nonce-ttl must be at least PT10M")));
+    }
+
+    @Test
+    void deliveryBoundsAreChecked() {
+        List<String> problems = problemsWith(Map.of("buffer.delivery.backoff-cap", "1s",
+                "buffer.delivery.backoff-base", "2s", "buffer.delivery.batch-size", "0"));
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(problems.contains("buffer.delivery.batch-size must be between 1 and 1000, was 0"), problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.delivery.backoff-cap must be at least PT2S")));
     }
 
     @Test

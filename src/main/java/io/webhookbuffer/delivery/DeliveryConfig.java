@@ -1,0 +1,76 @@
+package io.webhookbuffer.delivery;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Delivery to the origin ({@code buffer.delivery.*}). */
+@ConfigMapping(prefix = "buffer.delivery")
+public interface DeliveryConfig {
+
+    /** Turns the drainers on; off, events are buffered and wait. */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** Most events in one batch POST. */
+    @WithDefault("50")
+    int batchSize();
+
+    /** Most raw-body bytes in one batch (a batch always carries at least one event). */
+    @WithDefault("1048576")
+    int maxBatchBytes();
+
+    /** Time allowed for the origin's answer to one batch. */
+    @WithDefault("10s")
+    Duration requestTimeout();
+
+    /** Batches in flight to origins at once, across all tenants (the bulkhead); tenants queue for a slot in turn. */
+    @WithDefault("16")
+    int maxConcurrent();
+
+    /** First retry delay; each further failure doubles it. */
+    @WithDefault("2s")
+    Duration backoffBase();
+
+    /** Longest retry delay (a Retry-After from the origin may ask for longer and is honoured). */
+    @WithDefault("5m")
+    Duration backoffCap();
+
+    /** An event that failed this many times moves to dead_letters. */
+    @WithDefault("25")
+    int maxAttempts();
+
+    /** An event that failed and is older than this moves to dead_letters. */
+    @WithDefault("72h")
+    Duration maxAge();
+
+    /** How long a drainer's lease on a tenant lasts without renewal (renewed on every batch). */
+    @WithDefault("30s")
+    Duration leaseTtl();
+
+    /** How often to look for tenants with pending events that no drainer holds (restarts, crashed replicas). */
+    @WithDefault("10s")
+    Duration sweepInterval();
+
+    /** Secret for {@code X-Buffer-Signature}; unset, batches are not signed. Never logged. */
+    Optional<String> signingSecret();
+
+    CircuitBreaker circuitBreaker();
+
+    /** Per origin: after enough failures the origin is probed, not hammered. */
+    interface CircuitBreaker {
+        /** Batches looked at before the breaker may open. */
+        @WithDefault("10")
+        int requestVolume();
+
+        /** Share of failed batches among the last {@code request-volume} that opens the breaker. */
+        @WithDefault("0.5")
+        double failureRatio();
+
+        /** How long an open breaker waits before letting a probe through. */
+        @WithDefault("30s")
+        Duration delay();
+    }
+}

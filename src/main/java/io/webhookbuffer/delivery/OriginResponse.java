@@ -1,0 +1,23 @@
+package io.webhookbuffer.delivery;
+
+import java.util.Map;
+
+/**
+ * The origin's answer to one batch. {@code status} is 0 when there was no HTTP answer (connection refused, reset,
+ * timeout); {@code rejected} maps eventId → reason for events a 2xx answer refused individually.
+ */
+public record OriginResponse(int status, long retryAfterMillis, Map<String, String> rejected, String error) {
+
+    public static OriginResponse noAnswer(String error) {
+        return new OriginResponse(0, 0, Map.of(), error);
+    }
+
+    public boolean success() {
+        return status >= 200 && status < 300;
+    }
+
+    /** Worth trying again later: no answer, 408, 429 or 5xx. */
+    public boolean retryable() {
+        return status == 0 || status == 408 || status == 429 || status >= 500;
+    }
+}

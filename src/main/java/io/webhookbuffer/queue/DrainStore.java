@@ -1,0 +1,155 @@
+package io.webhookbuffer.queue;
+
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The drainer's SQL: the per-tenant lease and every read and write of queue rows on the delivery side. Every write
+ * names explicit row ids (never a range: with several writers ids commit out of order) and is fenced by the lease
+ * token: it joins drain_leases and changes nothing when the caller no longer holds the tenant.
+ */
+@ApplicationScoped
+public class DrainStore {
+
+    /** Takes the tenant when nobody holds it, the holder's lease expired, or we already hold it; returns the token. */
+    static final String ACQUIRE = """
+            INSERT INTO drain_leases (tenant_id, holder, token, expires_at)
+            VALUES ($1, $2, nextval('drain_lease_tokens'), now() + $3 * interval '1 millisecond')
+            ON CONFLICT (tenant_id) DO UPDATE
+                SET holder = EXCLUDED.holder, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+                WHERE drain_leases.expires_at < now() OR drain_leases.holder = EXCLUDED.holder
+            RETURNING token""";
+
+    /** Extends our lease; no row means it was lost (expired and taken). */
+    static final String RENEW = """
+            UPDATE drain_leases SET expires_at = now() + $3 * interval '1 millisecond'
+            WHERE tenant_id = $1 AND token = $2 RETURNING token""";
+
+    static final String RELEASE = "DELETE FROM drain_leases WHERE tenant_id = $1 AND token = $2";
+
+    /** The tenant's oldest rows, FIFO, through the (tenant_id, id) primary key. */
+    static final String HEAD = """
+            SELECT id, event_id, body, content_type, headers::text AS headers, received_at, attempts, next_attempt_at
+            FROM event_queue WHERE tenant_id = $1 ORDER BY id LIMIT $2""";
+
+    /** The origin has these rows: delete exactly them, if we still hold the tenant. */
+    static final String DELETE_DELIVERED = """
+            DELETE FROM event_queue q USING drain_leases l
+            WHERE q.tenant_id = $1 AND q.id = ANY($2::bigint[])
+              AND l.tenant_id = $1 AND l.token = $3""";
+
+    /** The batch failed: count an attempt on each row and set when the tenant may try again. */
+    static final String MARK_FAILED = """
+            UPDATE event_queue q
+            SET attempts = q.attempts + 1, next_attempt_at = now() + $4 * interval '1 millisecond',
+                last_status = $5, last_error = $6
+            FROM drain_leases l
+            WHERE q.tenant_id = $1 AND q.id = ANY($2::bigint[]) AND l.tenant_id = $1 AND l.token = $3
+            RETURNING q.id, q.attempts, q.received_at""";
+
+    /** Moves rows to dead_letters with a status and reason each, in one statement (nothing lost in between). */
+    static final String DEAD_LETTER = """
+            WITH reasons AS (
+                SELECT * FROM unnest($2::bigint[], $4::int[], $5::text[]) AS r(id, status, error)
+            ), moved AS (
+                DELETE FROM event_queue q USING drain_leases l, reasons r
+                WHERE q.tenant_id = $1 AND q.id = r.id AND l.tenant_id = $1 AND l.token = $3
+                RETURNING q.*, r.status AS dead_status, r.error AS dead_error
+            )
+            INSERT INTO dead_letters (tenant_id, event_id, body, content_type, headers, received_at, attempts,
+                                      last_status, last_error)
+            SELECT tenant_id, event_id, body, content_type, headers, received_at, attempts, dead_status, dead_error
+            FROM moved""";
+
+    /**
+     * Tenants with queued rows that no live lease covers: a loose index scan over the primary key (one probe per
+     * distinct tenant, not a scan of the rows), then the lease check.
+     */
+    static final String UNDRAINED_TENANTS = """
+            WITH RECURSIVE t AS (
+                (SELECT tenant_id FROM event_queue ORDER BY tenant_id LIMIT 1)
+                UNION ALL
+                SELECT (SELECT q.tenant_id FROM event_queue q WHERE q.tenant_id > t.tenant_id
+                        ORDER BY q.tenant_id LIMIT 1)
+                FROM t WHERE t.tenant_id IS NOT NULL
+            )
+            SELECT t.tenant_id FROM t
+            LEFT JOIN drain_leases l ON l.tenant_id = t.tenant_id AND l.expires_at > now()
+            WHERE t.tenant_id IS NOT NULL AND l.tenant_id IS NULL
+            LIMIT $1""";
+
+    /** A failed row after its attempt was counted. */
+    public record FailedRow(long id, int attempts, OffsetDateTime receivedAt) {
+    }
+
+    private final Pool pool;
+
+    public DrainStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Completes with our token, or null when another live drainer holds the tenant. */
+    public Uni<Long> acquire(String tenantId, String holder, long ttlMillis) {
+        return pool.preparedQuery(ACQUIRE).execute(Tuple.of(tenantId, holder, ttlMillis))
+                .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getLong(0) : null);
+    }
+
+    public Uni<Boolean> renew(String tenantId, long token, long ttlMillis) {
+        return pool.preparedQuery(RENEW).execute(Tuple.of(tenantId, token, ttlMillis)).map(rows -> rows.rowCount() == 1);
+    }
+
+    public Uni<Void> release(String tenantId, long token) {
+        return pool.preparedQuery(RELEASE).execute(Tuple.of(tenantId, token)).replaceWithVoid();
+    }
+
+    public Uni<List<QueuedEvent>> head(String tenantId, int limit) {
+        return pool.preparedQuery(HEAD).execute(Tuple.of(tenantId, limit)).map(rows -> {
+            List<QueuedEvent> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new QueuedEvent(r.getLong("id"), r.getString("event_id"), r.getBuffer("body").getBytes(),
+                        r.getString("content_type"), r.getString("headers"), r.getOffsetDateTime("received_at"),
+                        r.getInteger("attempts"), r.getOffsetDateTime("next_attempt_at")));
+            }
+            return out;
+        });
+    }
+
+    /** Completes with the number of rows deleted (0 when the lease was lost: the new holder re-delivers them). */
+    public Uni<Integer> deleteDelivered(String tenantId, long token, Long[] ids) {
+        return pool.preparedQuery(DELETE_DELIVERED).execute(Tuple.of(tenantId, ids, token)).map(rows -> rows.rowCount());
+    }
+
+    public Uni<List<FailedRow>> markFailed(String tenantId, long token, Long[] ids, long delayMillis, Integer status,
+            String error) {
+        return pool.preparedQuery(MARK_FAILED)
+                .execute(Tuple.from(List.of(tenantId, ids, token, delayMillis)).addInteger(status).addString(error))
+                .map(rows -> {
+                    List<FailedRow> out = new ArrayList<>(rows.rowCount());
+                    for (Row r : rows) {
+                        out.add(new FailedRow(r.getLong(0), r.getInteger(1), r.getOffsetDateTime(2)));
+                    }
+                    return out;
+                });
+    }
+
+    public Uni<Integer> deadLetter(String tenantId, long token, Long[] ids, Integer[] statuses, String[] errors) {
+        return pool.preparedQuery(DEAD_LETTER).execute(Tuple.of(tenantId, ids, token, statuses, errors))
+                .map(rows -> rows.rowCount());
+    }
+
+    public Uni<List<String>> undrainedTenants(int limit) {
+        return pool.preparedQuery(UNDRAINED_TENANTS).execute(Tuple.of(limit)).map(rows -> {
+            List<String> out = new ArrayList<>(rows.rowCount());
+            rows.forEach(r -> out.add(r.getString(0)));
+            return out;
+        });
+    }
+}

@@ -1,0 +1,244 @@
+package io.webhookbuffer.delivery;
+
+import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.FakeOrigin;
+import io.webhookbuffer.testsupport.FakeOrigin.Answer;
+import io.webhookbuffer.testsupport.FakeOriginResource;
+import io.webhookbuffer.testsupport.InjectFakeOrigin;
+import io.webhookbuffer.testsupport.Signed;
+import io.webhookbuffer.testsupport.TestTenants;
+
+/** Delivery to a real HTTP origin (started by the test) from the real app, PostgreSQL and Redis. */
+@QuarkusTest
+@TestProfile(DeliveryProfile.class)
+class DeliveryTests {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+    @InjectFakeOrigin
+    FakeOrigin origin;
+
+    @Inject
+    Pool pool;
+
+    @Test
+    void eventsArriveInOrderInBatchesWithTheContractHeaders() {
+        String t = tenant().provision();
+        List<String> sent = IntStream.range(0, 120).mapToObj(i -> "fifo-" + i).toList();
+        for (String id : sent) {
+            send(t, id, "{\"id\":\"" + id + "\"}");
+        }
+        await().atMost(PATIENCE).until(() -> origin.eventIds(t).size() >= 120);
+        assertEquals(sent, origin.eventIds(t), "FIFO per tenant, each once");
+        for (FakeOrigin.Batch batch : origin.batches(t)) {
+            assertTrue(batch.events().size() <= 50, "batch size cap");
+            assertEquals(List.of("Bearer " + FakeOriginResource.TOKEN), batch.headers().get("Authorization"));
+            String ts = batch.headers().get("X-buffer-timestamp").get(0);
+            String expected = Hex.encode(Hmac.hmacSha256(FakeOriginResource.SIGNING_SECRET,
+                    (ts + ".").getBytes(StandardCharsets.US_ASCII), batch.body()));
+            assertEquals(expected, batch.headers().get("X-buffer-signature").get(0), "batch signature");
+        }
+        JsonNode first = origin.events(t).get(0);
+        assertEquals(t, first.get("tenantId").asText());
+        assertEquals("generic", first.get("provider").asText());
+        assertEquals("{\"id\":\"fifo-0\"}", first.get("rawBody").asText());
+        assertEquals(1, first.get("attempts").asInt());
+        await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
+    }
+
+    @Test
+    void nonUtf8BodyArrivesAsBase64ByteForByte() {
+        String t = tenant().provision();
+        byte[] body = new byte[] { (byte) 0xff, (byte) 0xfe, 0, 1, (byte) 0xc3, 0x28 };
+        Signed.webhook(TestTenants.DEFAULT_SECRET, body).header("X-Event-ID", "bin").post("/webhook/" + t)
+                .then().statusCode(202);
+        await().atMost(PATIENCE).until(() -> !origin.events(t).isEmpty());
+        JsonNode event = origin.events(t).get(0);
+        assertFalse(event.has("rawBody"));
+        assertArrayEquals(body, Base64.getDecoder().decode(event.get("rawBodyBase64").asText()));
+    }
+
+    @Test
+    void outageThenRecoveryDeliversEverythingWithGrowingCappedGapsWithinTheBulkhead() {
+        String t = tenant().provision();
+        AtomicInteger calls = new AtomicInteger();
+        origin.answer(t, batch -> calls.incrementAndGet() <= 5 ? Answer.status(503) : Answer.ok());
+        for (int i = 0; i < 30; i++) {
+            send(t, "out-" + i, "{\"i\":" + i + "}");
+        }
+        // Every event accepted by the origin: it answered 2xx after five 503s, and the queue is empty.
+        await().atMost(PATIENCE).until(() -> calls.get() > 5 && Db.queued(pool, t) == 0);
+        assertEquals(30, new HashSet<>(origin.eventIds(t)).size());
+        List<FakeOrigin.Batch> batches = origin.batches(t);
+        List<Long> gaps = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            gaps.add(batches.get(i).receivedAtMillis() - batches.get(i - 1).receivedAtMillis());
+        }
+        for (long gap : gaps) {
+            assertTrue(gap <= DeliveryProfile.BACKOFF_CAP_MILLIS + 300, "gap under the cap: " + gaps);
+        }
+        // Bounds double each failure (50, 100, 200, 400 ms) and each delay is at least half its bound.
+        assertTrue(gaps.get(3) >= 190, "later gaps are longer: " + gaps);
+        assertTrue(origin.maxConcurrent() <= DeliveryProfile.BULKHEAD, "bulkhead: " + origin.maxConcurrent());
+    }
+
+    @Test
+    void manyTenantsShareTheBulkheadAndNoneIsLeftOut() {
+        List<String> tenants = IntStream.range(0, 8).mapToObj(i -> tenant().provision()).toList();
+        for (String t : tenants) {
+            origin.answer(t, batch -> new Answer(200, Map.of(), "", 150));
+            send(t, "bh-1", "{}");
+        }
+        await().atMost(PATIENCE).until(() -> tenants.stream().allMatch(t -> origin.eventIds(t).contains("bh-1")));
+        assertTrue(origin.maxConcurrent() <= DeliveryProfile.BULKHEAD, "bulkhead held: " + origin.maxConcurrent());
+        assertTrue(origin.maxConcurrent() > 1, "deliveries ran in parallel: " + origin.maxConcurrent());
+    }
+
+    @Test
+    void poisonEventIsDeadLetteredAndTheRestFlow() {
+        String t = tenant().provision();
+        origin.answer(t, batch -> batch.events().stream().anyMatch(e -> e.get("eventId").asText().equals("poison"))
+                ? new Answer(422, Map.of(), "{\"error\":\"cannot parse\"}", 0)
+                : Answer.ok());
+        for (int i = 0; i < 10; i++) {
+            send(t, i == 4 ? "poison" : "ok-" + i, "{\"i\":" + i + "}");
+        }
+        await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
+        List<String> delivered = origin.events(t).stream().map(e -> e.get("eventId").asText())
+                .filter(id -> !id.equals("poison")).distinct().toList();
+        assertEquals(9, delivered.size(), delivered.toString());
+        Row dead = deadLetters(t).get(0);
+        assertEquals("poison", dead.getString("event_id"));
+        assertEquals(422, dead.getInteger("last_status"));
+        assertTrue(dead.getString("last_error").contains("cannot parse"), dead.getString("last_error"));
+        assertEquals(1, deadLetters(t).size());
+    }
+
+    @Test
+    void rejectedEventsInA2xxAreDeadLetteredWithTheirReason() {
+        String t = tenant().provision();
+        origin.answer(t, batch -> new Answer(200, Map.of(),
+                "{\"rejected\":[{\"eventId\":\"rej-1\",\"reason\":\"unknown customer\"}]}", 0));
+        send(t, "rej-0", "{}");
+        send(t, "rej-1", "{\"x\":1}");
+        await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0 && deadLetters(t).size() == 1);
+        Row dead = deadLetters(t).get(0);
+        assertEquals("rej-1", dead.getString("event_id"));
+        assertTrue(dead.getString("last_error").contains("unknown customer"));
+    }
+
+    @Test
+    void retryAfterIsHonoured() {
+        String t = tenant().provision();
+        AtomicInteger calls = new AtomicInteger();
+        origin.answer(t, batch -> calls.incrementAndGet() == 1
+                ? new Answer(429, Map.of("Retry-After", "1"), "", 0)
+                : Answer.ok());
+        send(t, "ra-1", "{}");
+        await().atMost(PATIENCE).until(() -> origin.batches(t).size() >= 2);
+        List<FakeOrigin.Batch> batches = origin.batches(t);
+        long gap = batches.get(1).receivedAtMillis() - batches.get(0).receivedAtMillis();
+        assertTrue(gap >= 950, "waited at least Retry-After (1 s), not the 50 ms backoff: " + gap);
+    }
+
+    @Test
+    void failingOriginOfOneTenantDoesNotDelayAnother() {
+        String failing = tenant().provision();
+        String healthy = tenant().provision();
+        origin.answer(failing, batch -> new Answer(500, Map.of(), "", 300));
+        for (int i = 0; i < 20; i++) {
+            send(failing, "f-" + i, "{}");
+        }
+        long start = System.currentTimeMillis();
+        send(healthy, "h-1", "{}");
+        await().atMost(Duration.ofSeconds(3)).until(() -> origin.eventIds(healthy).contains("h-1"));
+        assertTrue(System.currentTimeMillis() - start < 3000);
+    }
+
+    @Test
+    void eventPastMaxAttemptsIsDeadLettered() {
+        String t = tenant().provision();
+        origin.answer(t, batch -> Answer.status(500));
+        send(t, "doomed", "{}");
+        await().atMost(PATIENCE).until(() -> deadLetters(t).size() == 1);
+        Row dead = deadLetters(t).get(0);
+        assertEquals(6, dead.getInteger("attempts"));
+        assertEquals(500, dead.getInteger("last_status"));
+        assertEquals(6, origin.batches(t).size());
+        assertEquals(0, Db.queued(pool, t));
+    }
+
+    @Test
+    void batchAcceptedButNotDeletedIsDeliveredAgainAndNothingIsLost() {
+        String t = tenant().provision();
+        AtomicInteger calls = new AtomicInteger();
+        // The first answer comes after the drainer lost its lease (as if it had paused or crashed between the
+        // origin's 2xx and the delete): the fenced delete removes nothing, and the batch is sent again.
+        origin.answer(t, batch -> {
+            if (calls.incrementAndGet() == 1) {
+                pool.preparedQuery("UPDATE drain_leases SET token = -1 WHERE tenant_id = $1").execute(Tuple.of(t))
+                        .await().indefinitely();
+            }
+            return Answer.ok();
+        });
+        send(t, "alo-1", "{}");
+        send(t, "alo-2", "{}");
+        await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
+        List<String> ids = origin.eventIds(t);
+        assertTrue(ids.stream().filter("alo-1"::equals).count() >= 2, "re-delivered: " + ids);
+        assertEquals(new HashSet<>(List.of("alo-1", "alo-2")), new HashSet<>(ids));
+    }
+
+    @Test
+    void backlogWithoutNewTrafficIsDrained() {
+        // Rows written before a restart: no actor wakes the drainer, the sweep must find them.
+        String t = tenant().provision();
+        pool.preparedQuery("""
+                INSERT INTO event_queue (tenant_id, event_id, body, content_type, received_at, next_attempt_at)
+                SELECT $1, 'old-' || g, convert_to('{}', 'UTF8'), 'application/json', now(), now()
+                FROM generate_series(1, 7) g""").execute(Tuple.of(t)).await().indefinitely();
+        await().atMost(PATIENCE).until(() -> origin.eventIds(t).size() == 7 && Db.queued(pool, t) == 0);
+    }
+
+    private static void send(String tenantId, String eventId, String body) {
+        Signed.webhook(TestTenants.DEFAULT_SECRET, body).header("X-Event-ID", eventId).post("/webhook/" + tenantId)
+                .then().statusCode(202);
+    }
+
+    private List<Row> deadLetters(String tenantId) {
+        List<Row> rows = new ArrayList<>();
+        pool.preparedQuery("SELECT * FROM dead_letters WHERE tenant_id = $1 ORDER BY id").execute(Tuple.of(tenantId))
+                .await().indefinitely().forEach(rows::add);
+        return rows;
+    }
+}

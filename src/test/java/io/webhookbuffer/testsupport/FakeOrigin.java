@@ -1,0 +1,126 @@
+package io.webhookbuffer.testsupport;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * A real HTTP origin for tests: records every batch POSTed to /internal/webhooks/batch, counts concurrent requests,
+ * and answers per tenant as the test says (status, headers, body, latency). Default: 200 with no body.
+ */
+public final class FakeOrigin implements AutoCloseable {
+
+    /** One batch as the origin saw it. */
+    public record Batch(String tenantId, List<JsonNode> events, Map<String, List<String>> headers, byte[] body,
+            long receivedAtMillis) {
+    }
+
+    /** How to answer a batch. */
+    public record Answer(int status, Map<String, String> headers, String body, long delayMillis) {
+        public static Answer ok() {
+            return new Answer(200, Map.of(), "", 0);
+        }
+
+        public static Answer status(int status) {
+            return new Answer(status, Map.of(), "", 0);
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpServer server;
+    private final List<Batch> batches = Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, Function<Batch, Answer>> behaviours = new ConcurrentHashMap<>();
+    private final AtomicInteger concurrent = new AtomicInteger();
+    private final AtomicInteger maxConcurrent = new AtomicInteger();
+
+    public FakeOrigin() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        server.setExecutor(Executors.newFixedThreadPool(32, r -> {
+            Thread t = new Thread(r, "fake-origin");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.createContext("/internal/webhooks/batch", this::handle);
+        server.start();
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** How this origin answers batches of one tenant from now on. */
+    public void answer(String tenantId, Function<Batch, Answer> behaviour) {
+        behaviours.put(tenantId, behaviour);
+    }
+
+    public List<Batch> batches(String tenantId) {
+        synchronized (batches) {
+            return batches.stream().filter(b -> tenantId.equals(b.tenantId())).toList();
+        }
+    }
+
+    /** Every event of the tenant in the order the origin received them (duplicates included). */
+    public List<JsonNode> events(String tenantId) {
+        return batches(tenantId).stream().flatMap(b -> b.events().stream()).toList();
+    }
+
+    public List<String> eventIds(String tenantId) {
+        return events(tenantId).stream().map(e -> e.get("eventId").asText()).toList();
+    }
+
+    public int maxConcurrent() {
+        return maxConcurrent.get();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        int now = concurrent.incrementAndGet();
+        maxConcurrent.accumulateAndGet(now, Math::max);
+        try {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            JsonNode root = JSON.readTree(body);
+            List<JsonNode> events = new ArrayList<>();
+            root.get("events").forEach(events::add);
+            String tenantId = events.isEmpty() ? "" : events.get(0).get("tenantId").asText();
+            Batch batch = new Batch(tenantId, events, Map.copyOf(exchange.getRequestHeaders()), body,
+                    System.currentTimeMillis());
+            batches.add(batch);
+            Answer answer = behaviours.getOrDefault(tenantId, b -> Answer.ok()).apply(batch);
+            if (answer.delayMillis() > 0) {
+                Thread.sleep(answer.delayMillis()); // the origin being slow is the behaviour under test
+            }
+            answer.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+            byte[] out = answer.body().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(answer.status(), out.length == 0 ? -1 : out.length);
+            if (out.length > 0) {
+                try (OutputStream os = exchange.getResponseBody()) {
+                    os.write(out);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            concurrent.decrementAndGet();
+            exchange.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
