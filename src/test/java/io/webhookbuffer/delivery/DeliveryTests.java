@@ -230,6 +230,48 @@ class DeliveryTests {
         await().atMost(PATIENCE).until(() -> origin.eventIds(t).size() == 7 && Db.queued(pool, t) == 0);
     }
 
+    @Test
+    void deadLettersAreListedReplayedInOrderAndPurgedThroughSignedCommands() {
+        String t = tenant().provision();
+        origin.answer(t, batch -> Answer.status(400));
+        for (String id : List.of("dl-1", "dl-2", "dl-3")) {
+            send(t, id, "{\"id\":\"" + id + "\"}");
+        }
+        await().atMost(PATIENCE).until(() -> deadLetters(t).size() == 3);
+        String path = "/control/tenants/" + t + "/dead-letters";
+
+        var page1 = Signed.command("").queryParam("limit", 2).get(path).then().statusCode(200).extract().jsonPath();
+        assertEquals(List.of("dl-1", "dl-2"), page1.getList("deadLetters.eventId"));
+        assertEquals(400, page1.getInt("deadLetters[0].lastStatus"));
+        long after = page1.getLong("nextAfter");
+        var page2 = Signed.command("").queryParam("limit", 2).queryParam("after", after).get(path)
+                .then().statusCode(200).extract().jsonPath();
+        assertEquals(List.of("dl-3"), page2.getList("deadLetters.eventId"));
+        assertEquals(null, (Object) page2.get("nextAfter"));
+
+        origin.answer(t, batch -> Answer.ok());
+        long firstId = page1.getLong("deadLetters[0].id");
+        Signed.command("{\"ids\":[" + firstId + "]}").post(path + "/replay").then().statusCode(200)
+                .body("replayed", org.hamcrest.Matchers.equalTo(1));
+        await().atMost(PATIENCE).until(() -> origin.batches(t).stream()
+                .anyMatch(b -> b.events().get(0).get("eventId").asText().equals("dl-1")
+                        && b.events().get(0).get("attempts").asInt() == 1 && Db.queued(pool, t) == 0));
+        Signed.command("{}").post(path + "/replay").then().statusCode(200)
+                .body("replayed", org.hamcrest.Matchers.equalTo(2));
+        await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0 && deadLetters(t).isEmpty());
+        List<String> tail = origin.eventIds(t).subList(origin.eventIds(t).size() - 2, origin.eventIds(t).size());
+        assertEquals(List.of("dl-2", "dl-3"), tail, "replay keeps the original order");
+
+        origin.answer(t, batch -> Answer.status(400));
+        send(t, "dl-4", "{}");
+        await().atMost(PATIENCE).until(() -> deadLetters(t).size() == 1);
+        Signed.command("{\"from\":\"2000-01-01T00:00:00Z\"}").delete(path).then().statusCode(200)
+                .body("purged", org.hamcrest.Matchers.equalTo(1));
+        assertTrue(deadLetters(t).isEmpty());
+        io.restassured.RestAssured.given().get(path).then().statusCode(401);
+        Signed.command("{\"ids\":[\"x\"]}").post(path + "/replay").then().statusCode(400);
+    }
+
     private static void send(String tenantId, String eventId, String body) {
         Signed.webhook(TestTenants.DEFAULT_SECRET, body).header("X-Event-ID", eventId).post("/webhook/" + tenantId)
                 .then().statusCode(202);

@@ -1,0 +1,93 @@
+package io.webhookbuffer.queue;
+
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Dead letters for SREs: list (paged by id), replay (back to the queue, attempts reset, original order kept) and
+ * purge. A selection is a tenant plus optional explicit ids and an optional dead_at range; each replay or purge
+ * statement handles at most {@link #MAX_PER_COMMAND} rows, oldest first, and says whether more remain.
+ */
+@ApplicationScoped
+public class DeadLetterStore {
+
+    public static final int MAX_PER_COMMAND = 10_000;
+
+    /** Which dead letters a command means. {@code ids} empty means "any id"; null bounds mean unbounded. */
+    public record Selection(String tenantId, Long[] ids, OffsetDateTime from, OffsetDateTime to) {
+    }
+
+    /** One dead letter, without its body. */
+    public record DeadLetter(long id, String eventId, OffsetDateTime receivedAt, OffsetDateTime deadAt, int attempts,
+            Integer lastStatus, String lastError, String contentType, int bodyBytes) {
+    }
+
+    /** The selected rows, oldest first, through dead_letters_tenant_dead_at_idx. */
+    private static final String SELECTED = """
+            SELECT id FROM dead_letters
+            WHERE tenant_id = $1 AND (cardinality($2::bigint[]) = 0 OR id = ANY($2::bigint[]))
+              AND dead_at >= coalesce($3::timestamptz, '-infinity') AND dead_at < coalesce($4::timestamptz, 'infinity')
+            ORDER BY id LIMIT""" + " " + MAX_PER_COMMAND;
+
+    static final String LIST = """
+            SELECT id, event_id, received_at, dead_at, attempts, last_status, last_error, content_type,
+                   octet_length(body) AS body_bytes
+            FROM dead_letters
+            WHERE tenant_id = $1 AND id > $2
+              AND dead_at >= coalesce($3::timestamptz, '-infinity') AND dead_at < coalesce($4::timestamptz, 'infinity')
+            ORDER BY id LIMIT $5""";
+
+    /**
+     * Back to the queue in one statement: the rows leave dead_letters and enter event_queue together, in their
+     * original order (new ids are assigned in ORDER BY id order), ready now, with attempts reset.
+     */
+    static final String REPLAY = """
+            WITH moved AS (
+                DELETE FROM dead_letters WHERE id IN (""" + SELECTED + """
+            ) RETURNING *)
+            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
+            SELECT tenant_id, event_id, body, content_type, headers, received_at, now() FROM moved ORDER BY id
+            RETURNING id""";
+
+    static final String PURGE = "DELETE FROM dead_letters WHERE id IN (" + SELECTED + ")";
+
+    private final Pool pool;
+
+    public DeadLetterStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Uni<List<DeadLetter>> list(String tenantId, long afterId, OffsetDateTime from, OffsetDateTime to, int limit) {
+        return pool.preparedQuery(LIST).execute(Tuple.of(tenantId, afterId, from, to, limit)).map(rows -> {
+            List<DeadLetter> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new DeadLetter(r.getLong("id"), r.getString("event_id"), r.getOffsetDateTime("received_at"),
+                        r.getOffsetDateTime("dead_at"), r.getInteger("attempts"), r.getInteger("last_status"),
+                        r.getString("last_error"), r.getString("content_type"), r.getInteger("body_bytes")));
+            }
+            return out;
+        });
+    }
+
+    /** Completes with how many rows went back to the queue. */
+    public Uni<Integer> replay(Selection s) {
+        return pool.preparedQuery(REPLAY).execute(tuple(s)).map(rows -> rows.rowCount());
+    }
+
+    /** Completes with how many rows were deleted. */
+    public Uni<Integer> purge(Selection s) {
+        return pool.preparedQuery(PURGE).execute(tuple(s)).map(rows -> rows.rowCount());
+    }
+
+    private static Tuple tuple(Selection s) {
+        return Tuple.of(s.tenantId(), s.ids(), s.from(), s.to());
+    }
+}
