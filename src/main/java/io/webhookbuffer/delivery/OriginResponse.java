@@ -16,8 +16,12 @@ public record OriginResponse(int status, long retryAfterMillis, Map<String, Stri
         return status >= 200 && status < 300;
     }
 
-    /** Worth trying again later: no answer, 408, 429 or 5xx. */
+    /**
+     * Worth trying again later: no answer, 408, 429, 5xx, and 401/403/404, which say the buffer or the origin is
+     * misconfigured (token, route), not that the events are bad: they must not be dead-lettered by bisection.
+     */
     public boolean retryable() {
-        return status == 0 || status == 408 || status == 429 || status >= 500;
+        return status == 0 || status == 408 || status == 429 || status >= 500 || status == 401 || status == 403
+                || status == 404;
     }
 }

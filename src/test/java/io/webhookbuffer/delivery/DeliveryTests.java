@@ -29,6 +29,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.demo.DemoOrigin;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.FakeOrigin;
@@ -270,6 +271,34 @@ class DeliveryTests {
         assertTrue(deadLetters(t).isEmpty());
         io.restassured.RestAssured.given().get(path).then().statusCode(401);
         Signed.command("{\"ids\":[\"x\"]}").post(path + "/replay").then().statusCode(400);
+    }
+
+    @Test
+    void demoOriginVerifiesTokenAndSignatureCountsEventsAndRejectsItsPoison() throws Exception {
+        try (DemoOrigin demo = new DemoOrigin(0, FakeOriginResource.TOKEN, FakeOriginResource.SIGNING_SECRET, true);
+                DemoOrigin wrongToken = new DemoOrigin(0, "another-token", FakeOriginResource.SIGNING_SECRET, true)) {
+            String t = tenant().provision();
+            Signed.command("{\"originUrl\":\"http://127.0.0.1:" + demo.port() + "\"}").put("/control/tenants/" + t)
+                    .then().statusCode(200);
+            io.restassured.RestAssured.given().post("http://127.0.0.1:" + demo.port() + "/mode?poison=demo-3")
+                    .then().statusCode(200);
+            for (int i = 1; i <= 5; i++) {
+                send(t, "demo-" + i, "{\"n\":" + i + "}");
+            }
+            await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
+            assertEquals(4L, demo.stats().get("distinctEvents"));
+            assertEquals(0L, demo.stats().get("refused"));
+            assertTrue(deadLetters(t).get(0).getString("last_error").contains("poison (demo origin)"));
+
+            String misconfigured = tenant().provision();
+            Signed.command("{\"originUrl\":\"http://127.0.0.1:" + wrongToken.port() + "\"}")
+                    .put("/control/tenants/" + misconfigured).then().statusCode(200);
+            send(misconfigured, "kept-1", "{}");
+            await().atMost(PATIENCE).until(() -> wrongToken.stats().get("refused") >= 2);
+            // A 401 is a configuration problem: the event is retried, not dead-lettered.
+            assertEquals(1, Db.queued(pool, misconfigured));
+            assertTrue(deadLetters(misconfigured).isEmpty());
+        }
     }
 
     private static void send(String tenantId, String eventId, String body) {
