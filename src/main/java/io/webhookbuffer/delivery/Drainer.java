@@ -49,6 +49,8 @@ public class Drainer implements DrainScheduler {
     private static final Logger LOG = Logger.getLogger(Drainer.class);
     private static final TypeLiteral<Uni<OriginResponse>> RESPONSE_UNI = new TypeLiteral<>() {
     };
+    /** The cursor is rewound at least this often, so a row that committed late is never stranded behind it. */
+    private static final long CURSOR_REWIND_MILLIS = 5_000;
     /** Marks a batch not sent because the origin's breaker is open (no attempt counted). */
     private static final int CIRCUIT_OPEN = -1;
 
@@ -154,6 +156,9 @@ public class Drainer implements DrainScheduler {
         volatile Long token;
         /** Batch size now; halved to isolate an event the origin refuses, doubled back on success. */
         volatile int batchLimit = config.batchSize();
+        /** Highest row id this drainer removed; reads start after it (see DrainStore.RENEW_AND_HEAD). */
+        volatile long cursor;
+        volatile long cursorSince = System.currentTimeMillis();
 
         TenantDrain(String tenantId) {
             this.tenantId = tenantId;
@@ -189,10 +194,19 @@ public class Drainer implements DrainScheduler {
 
         private Uni<Next> once() {
             long ttl = config.leaseTtl().toMillis();
-            return store.renew(tenantId, token, ttl).flatMap(held -> !held
-                    ? Uni.createFrom().item(Next.LOST)
-                    : store.head(tenantId, batchLimit).flatMap(head -> {
+            if (cursor > 0 && System.currentTimeMillis() - cursorSince > CURSOR_REWIND_MILLIS) {
+                rewind();
+            }
+            long after = cursor;
+            return store.renewAndHead(tenantId, token, ttl, batchLimit, after).flatMap(head -> {
+                        if (head == null) {
+                            return Uni.createFrom().item(Next.LOST);
+                        }
                         if (head.isEmpty()) {
+                            if (after > 0) {
+                                rewind(); // nothing after the cursor: look once more from the start
+                                return Uni.createFrom().item(Next.CONTINUE);
+                            }
                             return Uni.createFrom().item(Next.IDLE);
                         }
                         long due = head.get(0).nextAttemptAt().toInstant().toEpochMilli();
@@ -202,7 +216,7 @@ public class Drainer implements DrainScheduler {
                         List<QueuedEvent> batch = cutToBytes(head);
                         return Uni.createFrom().completionStage(tenants.find(tenantId))
                                 .flatMap(tenant -> deliver(tenant, batch));
-                    }));
+                    });
         }
 
         private Uni<Next> deliver(Tenant tenant, List<QueuedEvent> batch) {
@@ -261,6 +275,7 @@ public class Drainer implements DrainScheduler {
                     .flatMap(n -> store.deleteDelivered(tenantId, token, done.toArray(Long[]::new)))
                     .map(deleted -> {
                         delivered.add(deleted);
+                        advance(batch);
                         return Next.CONTINUE;
                     });
         }
@@ -312,6 +327,16 @@ public class Drainer implements DrainScheduler {
                 deadLettered.add(n);
                 LOG.infof("tenant %s: %d event(s) moved to dead_letters (%s)", tenantId, n, errors[0]);
             });
+        }
+
+        /** Every row of the batch has left the queue: later reads start after it. */
+        private void advance(List<QueuedEvent> batch) {
+            cursor = Math.max(cursor, batch.get(batch.size() - 1).id());
+        }
+
+        private void rewind() {
+            cursor = 0;
+            cursorSince = System.currentTimeMillis();
         }
 
         private void finish(Next next) {

@@ -28,17 +28,30 @@ public class DrainStore {
                 WHERE drain_leases.expires_at < now() OR drain_leases.holder = EXCLUDED.holder
             RETURNING token""";
 
-    /** Extends our lease; no row means it was lost (expired and taken). */
-    static final String RENEW = """
-            UPDATE drain_leases SET expires_at = now() + $3 * interval '1 millisecond'
-            WHERE tenant_id = $1 AND token = $2 RETURNING token""";
 
     static final String RELEASE = "DELETE FROM drain_leases WHERE tenant_id = $1 AND token = $2";
 
-    /** The tenant's oldest rows, FIFO, through the (tenant_id, id) primary key. */
-    static final String HEAD = """
-            SELECT id, event_id, body, content_type, headers::text AS headers, received_at, attempts, next_attempt_at
-            FROM event_queue WHERE tenant_id = $1 ORDER BY id LIMIT $2""";
+    /**
+     * Renews our lease and reads the tenant's oldest rows (FIFO, through the (tenant_id, id) primary key) in one
+     * round trip. No rows at all means the lease was lost (expired and taken); a lease row with NULL columns means
+     * no queued row after {@code $5}.
+     *
+     * <p>{@code $5} is the drainer's cursor: the highest id it has already removed. Starting the index scan there
+     * skips the dead index entries that deleted rows leave at the head of a busy tenant's range until vacuum (measured:
+     * 15 ms for a 50-row head read behind 30k deleted rows, against well under 1 ms). A row whose id is below the
+     * cursor because it committed late is found when the drainer rewinds the cursor to 0, which it does whenever a
+     * read comes back empty and at least every few seconds.
+     */
+    static final String RENEW_AND_HEAD = """
+            WITH lease AS (
+                UPDATE drain_leases SET expires_at = now() + $4 * interval '1 millisecond'
+                WHERE tenant_id = $1 AND token = $3 RETURNING token
+            )
+            SELECT q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers, q.received_at, q.attempts,
+                   q.next_attempt_at
+            FROM lease LEFT JOIN LATERAL (
+                SELECT * FROM event_queue WHERE tenant_id = $1 AND id > $5 ORDER BY id LIMIT $2
+            ) q ON true""";
 
     /** The origin has these rows: delete exactly them, if we still hold the tenant. */
     static final String DELETE_DELIVERED = """
@@ -102,18 +115,21 @@ public class DrainStore {
                 .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getLong(0) : null);
     }
 
-    public Uni<Boolean> renew(String tenantId, long token, long ttlMillis) {
-        return pool.preparedQuery(RENEW).execute(Tuple.of(tenantId, token, ttlMillis)).map(rows -> rows.rowCount() == 1);
-    }
-
     public Uni<Void> release(String tenantId, long token) {
         return pool.preparedQuery(RELEASE).execute(Tuple.of(tenantId, token)).replaceWithVoid();
     }
 
-    public Uni<List<QueuedEvent>> head(String tenantId, int limit) {
-        return pool.preparedQuery(HEAD).execute(Tuple.of(tenantId, limit)).map(rows -> {
+    /** Completes with the oldest rows (empty when none), or with null when our lease was lost. */
+    public Uni<List<QueuedEvent>> renewAndHead(String tenantId, long token, long ttlMillis, int limit, long afterId) {
+        return pool.preparedQuery(RENEW_AND_HEAD).execute(Tuple.of(tenantId, limit, token, ttlMillis, afterId)).map(rows -> {
+            if (rows.rowCount() == 0) {
+                return null;
+            }
             List<QueuedEvent> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
+                if (r.getValue("id") == null) {
+                    break; // the lease row joined to no queue row: the queue is empty
+                }
                 out.add(new QueuedEvent(r.getLong("id"), r.getString("event_id"), r.getBuffer("body").getBytes(),
                         r.getString("content_type"), r.getString("headers"), r.getOffsetDateTime("received_at"),
                         r.getInteger("attempts"), r.getOffsetDateTime("next_attempt_at")));

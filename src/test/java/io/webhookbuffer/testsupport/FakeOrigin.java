@@ -41,6 +41,11 @@ public final class FakeOrigin implements AutoCloseable {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    static {
+        // The JDK server leaves Nagle's algorithm on: with delayed ACKs every small response then waits ~40 ms.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
     private final HttpServer server;
     private final List<Batch> batches = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, Function<Batch, Answer>> behaviours = new ConcurrentHashMap<>();
