@@ -51,6 +51,8 @@ public final class FakeOrigin implements AutoCloseable {
     private final Map<String, Function<Batch, Answer>> behaviours = new ConcurrentHashMap<>();
     private final AtomicInteger concurrent = new AtomicInteger();
     private final AtomicInteger maxConcurrent = new AtomicInteger();
+    private final Map<String, AtomicInteger> concurrentByTenant = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> maxConcurrentByTenant = new ConcurrentHashMap<>();
 
     public FakeOrigin() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
@@ -91,15 +93,25 @@ public final class FakeOrigin implements AutoCloseable {
         return maxConcurrent.get();
     }
 
+    /** Most batches of one tenant this origin was handling at the same moment. */
+    public int maxConcurrent(String tenantId) {
+        AtomicInteger max = maxConcurrentByTenant.get(tenantId);
+        return max == null ? 0 : max.get();
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         int now = concurrent.incrementAndGet();
         maxConcurrent.accumulateAndGet(now, Math::max);
+        AtomicInteger tenantConcurrent = null;
         try {
             byte[] body = exchange.getRequestBody().readAllBytes();
             JsonNode root = JSON.readTree(body);
             List<JsonNode> events = new ArrayList<>();
             root.get("events").forEach(events::add);
             String tenantId = events.isEmpty() ? "" : events.get(0).get("tenantId").asText();
+            tenantConcurrent = concurrentByTenant.computeIfAbsent(tenantId, k -> new AtomicInteger());
+            maxConcurrentByTenant.computeIfAbsent(tenantId, k -> new AtomicInteger())
+                    .accumulateAndGet(tenantConcurrent.incrementAndGet(), Math::max);
             Batch batch = new Batch(tenantId, events, Map.copyOf(exchange.getRequestHeaders()), body,
                     System.currentTimeMillis());
             batches.add(batch);
@@ -119,6 +131,9 @@ public final class FakeOrigin implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            if (tenantConcurrent != null) {
+                tenantConcurrent.decrementAndGet();
+            }
             concurrent.decrementAndGet();
             exchange.close();
         }
