@@ -22,6 +22,13 @@ public interface DeliveryConfig {
     @WithDefault("1048576")
     int maxBatchBytes();
 
+    /**
+     * A batch smaller than {@code batch-size} waits until its oldest event is this old, so a steady trickle reaches
+     * the origin in fuller batches instead of one request per event; 0 sends at once.
+     */
+    @WithDefault("100ms")
+    Duration linger();
+
     /** Time allowed for the origin's answer to one batch. */
     @WithDefault("10s")
     Duration requestTimeout();

@@ -209,9 +209,14 @@ public class Drainer implements DrainScheduler {
                             }
                             return Uni.createFrom().item(Next.IDLE);
                         }
+                        long now = System.currentTimeMillis();
                         long due = head.get(0).nextAttemptAt().toInstant().toEpochMilli();
-                        if (due > System.currentTimeMillis()) {
+                        if (due > now) {
                             return Uni.createFrom().item(Next.waitUntil(due));
+                        }
+                        long fullEnough = head.get(0).receivedAt().toInstant().toEpochMilli() + config.linger().toMillis();
+                        if (head.size() < batchLimit && fullEnough > now && head.get(0).attempts() == 0) {
+                            return Uni.createFrom().item(Next.waitUntil(fullEnough)); // let the batch fill
                         }
                         List<QueuedEvent> batch = cutToBytes(head);
                         return Uni.createFrom().completionStage(tenants.find(tenantId))
