@@ -20,14 +20,15 @@ import io.webhookbuffer.verify.Providers;
  */
 record TenantCommand(Boolean active, String provider, List<String> secrets, Integer rateLimit,
         Integer rateWindowSeconds, boolean maxBodyBytesGiven, Integer maxBodyBytes, boolean originUrlGiven,
-        String originUrl) {
+        String originUrl, boolean deliveryRateGiven, Integer deliveryRate) {
 
     static final int MAX_SECRETS = 10;
     static final int MAX_SECRET_LENGTH = 512;
     static final int MAX_RATE_LIMIT = 1_000_000;
     static final int MAX_WINDOW_SECONDS = 3600;
+    static final int MAX_DELIVERY_RATE = 1_000_000;
     private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
-            "maxBodyBytes", "originUrl");
+            "maxBodyBytes", "originUrl", "deliveryRate");
 
     static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
         JsonNode root;
@@ -48,7 +49,8 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         return new TenantCommand(bool(root, "active"), provider(root), secrets(root),
                 integer(root, "rateLimit", 1, MAX_RATE_LIMIT), integer(root, "rateWindowSeconds", 1, MAX_WINDOW_SECONDS),
                 root.has("maxBodyBytes"), nullableInteger(root, "maxBodyBytes", 1, maxBodyCeiling),
-                root.has("originUrl"), originUrl(root));
+                root.has("originUrl"), originUrl(root),
+                root.has("deliveryRate"), nullableInteger(root, "deliveryRate", 1, MAX_DELIVERY_RATE));
     }
 
     /** An absolute http(s) URL without query or fragment (batches go to {url}/internal/webhooks/batch), or null. */

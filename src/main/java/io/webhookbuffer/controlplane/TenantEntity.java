@@ -42,6 +42,10 @@ public class TenantEntity extends PanacheEntityBase {
     @Column(name = "origin_url")
     public String originUrl;
 
+    /** Most events per second delivered to the origin; null means no pace. */
+    @Column(name = "delivery_rate")
+    public Integer deliveryRate;
+
     @Column(name = "created_at", updatable = false)
     public OffsetDateTime createdAt;
 

@@ -53,6 +53,7 @@ public class TenantStore {
                 : command.rateWindowSeconds();
         entity.maxBodyBytes = command.maxBodyBytes();
         entity.originUrl = command.originUrl();
+        entity.deliveryRate = command.deliveryRate();
         entity.createdAt = now();
         entity.updatedAt = entity.createdAt;
         return entity.persist();
@@ -79,6 +80,9 @@ public class TenantStore {
         }
         if (command.originUrlGiven()) {
             entity.originUrl = command.originUrl();
+        }
+        if (command.deliveryRateGiven()) {
+            entity.deliveryRate = command.deliveryRate();
         }
         entity.updatedAt = now();
         return Uni.createFrom().item(entity);

@@ -12,11 +12,11 @@ import io.webhookbuffer.common.Hmac;
  */
 public record TenantView(String tenantId, boolean active, String provider, int secretCount,
         List<String> secretFingerprints, int rateLimit, int rateWindowSeconds, Integer maxBodyBytes,
-        String originUrl, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+        String originUrl, Integer deliveryRate, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
 
     static TenantView of(TenantEntity e) {
         return new TenantView(e.tenantId, e.active, e.provider, e.secrets.length,
                 Arrays.stream(e.secrets).map(Hmac::fingerprint).toList(), e.rateLimit, e.rateWindowSeconds,
-                e.maxBodyBytes, e.originUrl, e.createdAt, e.updatedAt);
+                e.maxBodyBytes, e.originUrl, e.deliveryRate, e.createdAt, e.updatedAt);
     }
 }

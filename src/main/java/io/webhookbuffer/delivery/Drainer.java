@@ -159,6 +159,8 @@ public class Drainer implements DrainScheduler {
         /** Highest row id this drainer removed; reads start after it (see DrainStore.RENEW_AND_HEAD). */
         volatile long cursor;
         volatile long cursorSince = System.currentTimeMillis();
+        /** With a delivery rate: no batch before this time (epoch ms). */
+        volatile long paceUntil;
 
         TenantDrain(String tenantId) {
             this.tenantId = tenantId;
@@ -197,6 +199,9 @@ public class Drainer implements DrainScheduler {
             if (cursor > 0 && System.currentTimeMillis() - cursorSince > CURSOR_REWIND_MILLIS) {
                 rewind();
             }
+            if (paceUntil > System.currentTimeMillis()) {
+                return Uni.createFrom().item(Next.waitUntil(paceUntil));
+            }
             long after = cursor;
             return store.renewAndHead(tenantId, token, ttl, batchLimit, after).flatMap(head -> {
                         if (head == null) {
@@ -218,9 +223,8 @@ public class Drainer implements DrainScheduler {
                         if (head.size() < batchLimit && fullEnough > now && head.get(0).attempts() == 0) {
                             return Uni.createFrom().item(Next.waitUntil(fullEnough)); // let the batch fill
                         }
-                        List<QueuedEvent> batch = cutToBytes(head);
                         return Uni.createFrom().completionStage(tenants.find(tenantId))
-                                .flatMap(tenant -> deliver(tenant, batch));
+                                .flatMap(tenant -> deliver(tenant, paced(tenant, cutToBytes(head))));
                     });
         }
 
@@ -332,6 +336,20 @@ public class Drainer implements DrainScheduler {
                 deadLettered.add(n);
                 LOG.infof("tenant %s: %d event(s) moved to dead_letters (%s)", tenantId, n, errors[0]);
             });
+        }
+
+        /**
+         * With a delivery rate r, a batch carries at most r events (one second's worth) and the next batch waits
+         * until the events just sent have used up their share of time: n events, then n / r seconds.
+         */
+        private List<QueuedEvent> paced(Tenant tenant, List<QueuedEvent> batch) {
+            Integer rate = tenant == null ? null : tenant.deliveryRate();
+            if (rate == null) {
+                return batch;
+            }
+            List<QueuedEvent> limited = batch.size() > rate ? batch.subList(0, rate) : batch;
+            paceUntil = System.currentTimeMillis() + limited.size() * 1000L / rate;
+            return limited;
         }
 
         /** Every row of the batch has left the queue: later reads start after it. */

@@ -9,9 +9,10 @@ import java.util.regex.Pattern;
  *
  * @param maxBodyBytes null means the service default ({@code buffer.ingress.max-body-bytes})
  * @param originUrl null means the service default ({@code buffer.origin.base-url})
+ * @param deliveryRate most events per second delivered to the origin; null means no pace
  */
 public record Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
-        int rateWindowSeconds, Integer maxBodyBytes, String originUrl) {
+        int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate) {
 
     public static final Pattern ID_PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
 
@@ -31,6 +32,6 @@ public record Tenant(String id, boolean active, String provider, List<String> se
     public String toString() {
         return "Tenant[id=" + id + ", active=" + active + ", provider=" + provider + ", secrets=<" + secrets.size()
                 + " hidden>, rateLimit=" + rateLimit + ", rateWindowSeconds=" + rateWindowSeconds + ", maxBodyBytes="
-                + maxBodyBytes + ", originUrl=" + originUrl + "]";
+                + maxBodyBytes + ", originUrl=" + originUrl + ", deliveryRate=" + deliveryRate + "]";
     }
 }

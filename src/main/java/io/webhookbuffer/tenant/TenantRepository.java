@@ -16,7 +16,8 @@ public class TenantRepository {
 
     /** One row by primary key; the secrets array comes back in stored order (current first). */
     static final String FIND_BY_ID = """
-            SELECT tenant_id, active, provider, secrets, rate_limit, rate_window_seconds, max_body_bytes, origin_url
+            SELECT tenant_id, active, provider, secrets, rate_limit, rate_window_seconds, max_body_bytes, origin_url,
+                   delivery_rate
             FROM tenants WHERE tenant_id = $1""";
 
     private final Pool pool;
@@ -40,6 +41,7 @@ public class TenantRepository {
         Row row = it.next();
         return new Tenant(row.getString("tenant_id"), row.getBoolean("active"), row.getString("provider"),
                 Arrays.asList(row.getArrayOfStrings("secrets")), row.getInteger("rate_limit"),
-                row.getInteger("rate_window_seconds"), row.getInteger("max_body_bytes"), row.getString("origin_url"));
+                row.getInteger("rate_window_seconds"), row.getInteger("max_body_bytes"), row.getString("origin_url"),
+                row.getInteger("delivery_rate"));
     }
 }

@@ -90,16 +90,42 @@ class DeliveryTests {
     }
 
     @Test
-    void outageThenRecoveryDeliversEverythingWithGrowingCappedGapsWithinTheBulkhead() {
+    void outageThenRecoveryDeliversEverythingWithGrowingCappedGaps() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
         String t = tenant().provision();
-        AtomicInteger calls = new AtomicInteger();
-        origin.answer(t, batch -> calls.incrementAndGet() <= 5 ? Answer.status(503) : Answer.ok());
+        // Phase 1: the origin's address refuses connections.
+        Signed.command("{\"originUrl\":\"http://127.0.0.1:" + closedPort + "\"}").put("/control/tenants/" + t)
+                .then().statusCode(200);
         for (int i = 0; i < 30; i++) {
             send(t, "out-" + i, "{\"i\":" + i + "}");
         }
-        // Every event accepted by the origin: it answered 2xx after five 503s, and the queue is empty.
+        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(10)).until(() -> maxAttempts(t) >= 2);
+        // Phase 2: the origin answers, with a 503 first, then recovers (well within the 6 attempts allowed).
+        AtomicInteger calls = new AtomicInteger();
+        origin.answer(t, batch -> calls.incrementAndGet() <= 1 ? Answer.status(503) : Answer.ok());
+        Signed.command("{\"originUrl\":null}").put("/control/tenants/" + t).then().statusCode(200);
+
+        await().atMost(PATIENCE).until(() -> calls.get() > 1 && Db.queued(pool, t) == 0);
+        assertEquals(30, new HashSet<>(origin.eventIds(t)).size(), "every accepted event arrived");
+        assertTrue(deadLetters(t).isEmpty(), "nothing dead-lettered: " + deadLetters(t).size());
+        List<FakeOrigin.Batch> batches = origin.batches(t);
+        long gap = batches.get(1).receivedAtMillis() - batches.get(0).receivedAtMillis();
+        assertTrue(gap <= DeliveryProfile.BACKOFF_CAP_MILLIS + 300, "gap under the cap: " + gap);
+        // The 503 was at least the third failure: the next delay was drawn from a bound of at least 200 ms
+        // (50, 100, 200 ... doubling), so it is at least 100 ms, where a first retry waits 25-50 ms.
+        assertTrue(gap >= 95, "gaps grow with attempts: " + gap);
+    }
+
+    @Test
+    void retryGapsGrowAndStayUnderTheCap() {
+        String t = tenant().provision();
+        AtomicInteger calls = new AtomicInteger();
+        origin.answer(t, batch -> calls.incrementAndGet() <= 5 ? Answer.status(500) : Answer.ok());
+        send(t, "gaps-1", "{}");
         await().atMost(PATIENCE).until(() -> calls.get() > 5 && Db.queued(pool, t) == 0);
-        assertEquals(30, new HashSet<>(origin.eventIds(t)).size());
         List<FakeOrigin.Batch> batches = origin.batches(t);
         List<Long> gaps = new ArrayList<>();
         for (int i = 1; i <= 5; i++) {
@@ -109,8 +135,8 @@ class DeliveryTests {
             assertTrue(gap <= DeliveryProfile.BACKOFF_CAP_MILLIS + 300, "gap under the cap: " + gaps);
         }
         // Bounds double each failure (50, 100, 200, 400 ms) and each delay is at least half its bound.
-        assertTrue(gaps.get(3) >= 190, "later gaps are longer: " + gaps);
-        assertTrue(origin.maxConcurrent() <= DeliveryProfile.BULKHEAD, "bulkhead: " + origin.maxConcurrent());
+        assertTrue(gaps.get(3) >= 190 && gaps.get(4) >= 190, "later gaps are longer: " + gaps);
+        assertTrue(gaps.get(0) <= 150, "the first retry is quick: " + gaps);
     }
 
     @Test
@@ -123,6 +149,22 @@ class DeliveryTests {
         await().atMost(PATIENCE).until(() -> tenants.stream().allMatch(t -> origin.eventIds(t).contains("bh-1")));
         assertTrue(origin.maxConcurrent() <= DeliveryProfile.BULKHEAD, "bulkhead held: " + origin.maxConcurrent());
         assertTrue(origin.maxConcurrent() > 1, "deliveries ran in parallel: " + origin.maxConcurrent());
+    }
+
+    @Test
+    void deliveryRatePacesATenantsBatches() {
+        String t = tenant().provision();
+        Signed.command("{\"deliveryRate\":20}").put("/control/tenants/" + t).then().statusCode(200)
+                .body("deliveryRate", org.hamcrest.Matchers.equalTo(20));
+        for (int i = 0; i < 60; i++) {
+            send(t, "paced-" + i, "{}");
+        }
+        await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
+        List<FakeOrigin.Batch> batches = origin.batches(t);
+        assertTrue(batches.stream().allMatch(b -> b.events().size() <= 20), "at most one second's worth per batch");
+        long span = batches.get(batches.size() - 1).receivedAtMillis() - batches.get(0).receivedAtMillis();
+        // 60 events at 20/s: the last batch leaves at least 2 s after the first (40 events' worth of time).
+        assertTrue(span >= 1900, "paced: " + span + " ms for 60 events");
     }
 
     @Test
@@ -304,6 +346,12 @@ class DeliveryTests {
     private static void send(String tenantId, String eventId, String body) {
         Signed.webhook(TestTenants.DEFAULT_SECRET, body).header("X-Event-ID", eventId).post("/webhook/" + tenantId)
                 .then().statusCode(202);
+    }
+
+    private int maxAttempts(String tenantId) {
+        Row row = pool.preparedQuery("SELECT coalesce(max(attempts), 0) FROM event_queue WHERE tenant_id = $1")
+                .execute(Tuple.of(tenantId)).await().indefinitely().iterator().next();
+        return row.getInteger(0);
     }
 
     private List<Row> deadLetters(String tenantId) {
