@@ -38,8 +38,9 @@ public class StartupChecks {
                         "buffer.delivery.backoff-base")
                 .range("buffer.delivery.max-attempts", delivery.maxAttempts(), 1, 10_000)
                 .positive("buffer.delivery.max-age", delivery.maxAge())
-                .atLeast("buffer.delivery.lease-ttl", delivery.leaseTtl(), java.time.Duration.ofSeconds(1),
-                        "a lease is renewed once per batch")
+                .atLeast("buffer.delivery.lease-ttl", delivery.leaseTtl(),
+                        delivery.requestTimeout().plusSeconds(1),
+                        "buffer.delivery.request-timeout + 1s: a lease must outlive the batch it covers")
                 .positive("buffer.delivery.sweep-interval", delivery.sweepInterval())
                 .range("buffer.delivery.circuit-breaker.request-volume", delivery.circuitBreaker().requestVolume(), 1,
                         Integer.MAX_VALUE)

@@ -1,6 +1,5 @@
 package io.webhookbuffer.delivery;
 
-import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -21,6 +20,8 @@ import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
+
 import io.smallrye.faulttolerance.api.Guard;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -49,6 +50,8 @@ public class Drainer implements DrainScheduler {
     private static final Logger LOG = Logger.getLogger(Drainer.class);
     private static final TypeLiteral<Uni<OriginResponse>> RESPONSE_UNI = new TypeLiteral<>() {
     };
+    /** After another replica's lease turned us away while work was pending, look again this soon. */
+    private static final long LOST_RETRY_MILLIS = 500;
     /** The cursor is rewound at least this often, so a row that committed late is never stranded behind it. */
     private static final long CURSOR_REWIND_MILLIS = 5_000;
     /** Marks a batch not sent because the origin's breaker is open (no attempt counted). */
@@ -97,15 +100,12 @@ public class Drainer implements DrainScheduler {
         }
     }
 
+    /**
+     * Stops starting new steps. A step in flight finishes its batch and releases its lease itself: releasing it here
+     * would let another replica re-send a batch this one is about to delete.
+     */
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
-        // Hand the tenants over now rather than when the leases expire.
-        for (TenantDrain drain : drains.values()) {
-            Long token = drain.token;
-            if (token != null) {
-                store.release(drain.tenantId, token).onFailure().recoverWithNull().await().atMost(Duration.ofSeconds(2));
-            }
-        }
     }
 
     /** Wakes every tenant that has queued rows and no live drainer. */
@@ -161,6 +161,11 @@ public class Drainer implements DrainScheduler {
         volatile long cursorSince = System.currentTimeMillis();
         /** With a delivery rate: no batch before this time (epoch ms). */
         volatile long paceUntil;
+        /** The pending wake-up timer, or -1. */
+        // @protectedby: this
+        private long timerId = -1;
+        /** Steps that failed in a row (database trouble): their retry backs off like a failing origin. */
+        volatile int consecutiveFailures;
 
         TenantDrain(String tenantId) {
             this.tenantId = tenantId;
@@ -168,30 +173,43 @@ public class Drainer implements DrainScheduler {
 
         void wake() {
             again = true;
-            if (System.currentTimeMillis() < notBefore) {
-                return; // the backoff timer wakes us
+            if (stopped || System.currentTimeMillis() < notBefore) {
+                return; // shutting down, or the backoff timer wakes us
             }
             if (running.compareAndSet(false, true)) {
                 again = false;
-                store.acquire(tenantId, holder, config.leaseTtl().toMillis()).subscribe().with(t -> {
+                store.acquire(tenantId, holder, config.leaseTtl().toMillis()).subscribe().with(t -> guard(() -> {
                     if (t == null) {
                         finish(Next.LOST); // another replica drains this tenant
                     } else {
                         token = t;
+                        rewind(); // a new hold: rows left by an earlier holder may sit below our old cursor
                         step();
                     }
-                }, this::failed);
+                }), this::failed);
             }
         }
 
         private void step() {
-            once().subscribe().with(next -> {
-                if (next.kind() == Next.Kind.CONTINUE && !stopped) {
-                    step();
-                } else {
-                    finish(next);
-                }
-            }, this::failed);
+            // A step that never answers (a half-open database connection) must not hold the tenant forever.
+            once().ifNoItem().after(config.leaseTtl()).failWith(() -> new IllegalStateException("drain step timed out"))
+                    .subscribe().with(next -> guard(() -> {
+                        consecutiveFailures = 0;
+                        if (next.kind() == Next.Kind.CONTINUE && !stopped) {
+                            step();
+                        } else {
+                            finish(next);
+                        }
+                    }), this::failed);
+        }
+
+        /** Mutiny drops what an item callback throws; without this a tenant would stay "running" forever. */
+        private void guard(Runnable callback) {
+            try {
+                callback.run();
+            } catch (RuntimeException e) {
+                failed(e);
+            }
         }
 
         private Uni<Next> once() {
@@ -203,7 +221,11 @@ public class Drainer implements DrainScheduler {
                 return Uni.createFrom().item(Next.waitUntil(paceUntil));
             }
             long after = cursor;
-            return store.renewAndHead(tenantId, token, ttl, batchLimit, after).flatMap(head -> {
+            // The bulkhead slot is taken before the lease is renewed: a tenant queued for a slot must not see its
+            // lease expire and another replica send the same rows meanwhile. Renewal to delete then spans at most
+            // one request timeout, which start-up checks keep below the lease TTL.
+            return bulkhead.acquire().flatMap(slot -> Uni.createFrom().deferred(
+                    () -> store.renewAndHead(tenantId, token, ttl, batchLimit, after).flatMap(head -> {
                         if (head == null) {
                             return Uni.createFrom().item(Next.LOST);
                         }
@@ -225,7 +247,7 @@ public class Drainer implements DrainScheduler {
                         }
                         return Uni.createFrom().completionStage(tenants.find(tenantId))
                                 .flatMap(tenant -> deliver(tenant, paced(tenant, cutToBytes(head))));
-                    });
+                    })).eventually(bulkhead::release));
         }
 
         private Uni<Next> deliver(Tenant tenant, List<QueuedEvent> batch) {
@@ -238,9 +260,7 @@ public class Drainer implements DrainScheduler {
                 return Uni.createFrom().item(Next.waitUntil(System.currentTimeMillis() + config.backoffCap().toMillis()));
             }
             String provider = tenant == null ? "unknown" : tenant.provider();
-            return bulkhead.acquire()
-                    .flatMap(slot -> guarded(base, () -> client.send(base, tenantId, provider, batch))
-                            .eventually(bulkhead::release))
+            return guarded(base, () -> client.send(base, tenantId, provider, batch))
                     .flatMap(response -> decide(batch, response));
         }
 
@@ -284,7 +304,11 @@ public class Drainer implements DrainScheduler {
                     .flatMap(n -> store.deleteDelivered(tenantId, token, done.toArray(Long[]::new)))
                     .map(deleted -> {
                         delivered.add(deleted);
-                        advance(batch);
+                        if (deleted == done.size()) {
+                            advance(batch);
+                        } else {
+                            rewind(); // the lease was lost before the delete: the rows are still there
+                        }
                         return Next.CONTINUE;
                     });
         }
@@ -364,30 +388,52 @@ public class Drainer implements DrainScheduler {
 
         private void finish(Next next) {
             Long held = token;
-            if (next.kind() == Next.Kind.LOST) {
-                token = null;
-            } else if (held != null) {
-                token = null;
+            token = null;
+            if (held != null && next.kind() == Next.Kind.WAIT) {
+                // Keep the tenant until the wait ends: other replicas' sweeps skip it meanwhile, our timer takes it
+                // back (same holder), and if we die it is free when the wait would have ended anyway.
+                store.park(tenantId, held, next.untilMillis()).subscribe().with(v -> {
+                }, f -> LOG.debugf("lease park for %s failed (it expires on its own): %s", tenantId, f.getMessage()));
+            } else if (held != null && next.kind() != Next.Kind.LOST) {
                 store.release(tenantId, held).subscribe().with(v -> {
                 }, f -> LOG.debugf("lease release for %s failed (it expires on its own): %s", tenantId, f.getMessage()));
             }
             if (next.kind() == Next.Kind.WAIT) {
                 notBefore = next.untilMillis();
-                vertx.setTimer(Math.max(1, next.untilMillis() - System.currentTimeMillis()), id -> {
-                    notBefore = 0;
-                    wake();
-                });
+                wakeAt(next.untilMillis());
             }
             running.set(false);
             if (again && next.kind() == Next.Kind.IDLE) {
                 wake();
+            } else if (again && next.kind() == Next.Kind.LOST && !stopped) {
+                // Another replica held the tenant; it may have been releasing it just now. Look again shortly
+                // rather than leaving a fresh event to the next sweep.
+                wakeAt(System.currentTimeMillis() + LOST_RETRY_MILLIS);
             }
         }
 
+        /** One pending timer per tenant: a newer wait replaces an older one, so a stale timer cannot cut it short. */
+        private synchronized void wakeAt(long untilMillis) {
+            if (timerId >= 0) {
+                vertx.cancelTimer(timerId);
+            }
+            long id = vertx.setTimer(Math.max(1, untilMillis - System.currentTimeMillis()), fired -> {
+                synchronized (this) {
+                    if (timerId != fired) {
+                        return;
+                    }
+                    timerId = -1;
+                }
+                notBefore = 0;
+                wake();
+            });
+            timerId = id;
+        }
+
         private void failed(Throwable failure) {
-            LOG.warnf("tenant %s: drain step failed (%s); retrying in %s", tenantId, failure.getMessage(),
-                    config.backoffBase());
-            finish(Next.waitUntil(System.currentTimeMillis() + config.backoffBase().toMillis()));
+            long delay = backoff.delayMillis(++consecutiveFailures, 0);
+            LOG.warnf("tenant %s: drain step failed (%s); retrying in %d ms", tenantId, failure.getMessage(), delay);
+            finish(Next.waitUntil(System.currentTimeMillis() + delay));
         }
 
         private List<QueuedEvent> cutToBytes(List<QueuedEvent> head) {
@@ -413,15 +459,23 @@ public class Drainer implements DrainScheduler {
                 .delay(config.circuitBreaker().delay().toMillis(), ChronoUnit.MILLIS)
                 .done()
                 .build());
-        return guard.get(() -> send.get().flatMap(r -> r.retryable()
+        return guard.get(() -> Uni.createFrom().deferred(send::get).flatMap(r -> r.retryable()
                 ? Uni.createFrom().failure(new RetryableAnswer(r))
                 : Uni.createFrom().item(r)), RESPONSE_UNI)
                 .onFailure(RetryableAnswer.class).recoverWithItem(f -> ((RetryableAnswer) f).response)
-                .onFailure().recoverWithItem(f -> new OriginResponse(CIRCUIT_OPEN, 0, Map.of(), f.toString()));
+                .onFailure(CircuitBreakerOpenException.class)
+                .recoverWithItem(f -> new OriginResponse(CIRCUIT_OPEN, 0, Map.of(), "circuit breaker open"))
+                // Anything else (a batch that could not be built or sent) counts as a failed delivery attempt.
+                .onFailure().recoverWithItem(f -> OriginResponse.noAnswer(f.toString()));
     }
 
-    private static String truncate(String s) {
-        return s == null || s.length() <= 1000 ? s : s.substring(0, 1000) + "...";
+    /** Origin-supplied text as PostgreSQL can store it: no NUL characters, at most 1,000 characters. */
+    static String truncate(String s) {
+        if (s == null) {
+            return null;
+        }
+        String clean = s.indexOf('\u0000') >= 0 ? s.replace("\u0000", "") : s;
+        return clean.length() <= 1000 ? clean : clean.substring(0, 1000) + "...";
     }
 
     /** A retryable origin answer, thrown through the breaker so it counts as a failure there. */

@@ -66,8 +66,12 @@ public class OriginClient {
             request.putHeader("X-Buffer-Signature",
                     Hex.encode(Hmac.hmacSha256(secret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body)));
         });
+        // The client's timeout fires only when no byte arrives for that long; this one bounds the whole exchange,
+        // so an origin that trickles bytes cannot hold a batch (and its tenant's lease) open.
         return request.sendBuffer(Buffer.buffer(body))
                 .map(this::toResponse)
+                .ifNoItem().after(config.requestTimeout().plusMillis(500))
+                .recoverWithItem(() -> OriginResponse.noAnswer("no complete answer within " + config.requestTimeout()))
                 .onFailure().recoverWithItem(failure -> OriginResponse.noAnswer(failure.toString()));
     }
 

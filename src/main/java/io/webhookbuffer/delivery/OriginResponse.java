@@ -17,11 +17,19 @@ public record OriginResponse(int status, long retryAfterMillis, Map<String, Stri
     }
 
     /**
-     * Worth trying again later: no answer, 408, 429, 5xx, and 401/403/404, which say the buffer or the origin is
+     * Worth trying again later: no answer, 3xx, 408, 429, 5xx, and 401/403/404, which say the buffer or the origin is
      * misconfigured (token, route), not that the events are bad: they must not be dead-lettered by bisection.
      */
     public boolean retryable() {
-        return status == 0 || status == 408 || status == 429 || status >= 500 || status == 401 || status == 403
-                || status == 404;
+        return !success() && !refused();
+    }
+
+    /**
+     * The origin refuses the events themselves: a 4xx other than 401, 403, 404, 408 and 429. Everything else that is
+     * not 2xx (no answer, 3xx redirects, 5xx) is retried: a moved or broken origin must not dead-letter a backlog.
+     */
+    public boolean refused() {
+        return status >= 400 && status < 500 && status != 401 && status != 403 && status != 404 && status != 408
+                && status != 429;
     }
 }

@@ -30,7 +30,7 @@ public class DeadLetterStore {
             Integer lastStatus, String lastError, String contentType, int bodyBytes) {
     }
 
-    /** The selected rows, oldest first, through dead_letters_tenant_dead_at_idx. */
+    /** The selected rows, oldest first, through dead_letters_tenant_id_idx. */
     private static final String SELECTED = """
             SELECT id FROM dead_letters
             WHERE tenant_id = $1 AND (cardinality($2::bigint[]) = 0 OR id = ANY($2::bigint[]))
@@ -46,15 +46,17 @@ public class DeadLetterStore {
             ORDER BY id LIMIT $5""";
 
     /**
-     * Back to the queue in one statement: the rows leave dead_letters and enter event_queue together, in their
-     * original order (new ids are assigned in ORDER BY id order), ready now, with attempts reset.
+     * Back to the queue in one statement: the rows leave dead_letters and enter event_queue together, in the order
+     * the provider's events were received (new ids are assigned in ORDER BY order), ready now, with attempts reset.
+     * They join the end of the tenant's queue.
      */
     static final String REPLAY = """
             WITH moved AS (
                 DELETE FROM dead_letters WHERE id IN (""" + SELECTED + """
             ) RETURNING *)
             INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
-            SELECT tenant_id, event_id, body, content_type, headers, received_at, now() FROM moved ORDER BY id
+            SELECT tenant_id, event_id, body, content_type, headers, received_at, now() FROM moved
+            ORDER BY received_at, id
             RETURNING id""";
 
     static final String PURGE = "DELETE FROM dead_letters WHERE id IN (" + SELECTED + ")";

@@ -31,6 +31,11 @@ public class DrainStore {
 
     static final String RELEASE = "DELETE FROM drain_leases WHERE tenant_id = $1 AND token = $2";
 
+    /** Keeps our lease until a wait ends (epoch ms); after that any replica may take the tenant. */
+    static final String PARK = """
+            UPDATE drain_leases SET expires_at = to_timestamp($3 / 1000.0)
+            WHERE tenant_id = $1 AND token = $2""";
+
     /**
      * Renews our lease and reads the tenant's oldest rows (FIFO, through the (tenant_id, id) primary key) in one
      * round trip. No rows at all means the lease was lost (expired and taken); a lease row with NULL columns means
@@ -113,6 +118,10 @@ public class DrainStore {
     public Uni<Long> acquire(String tenantId, String holder, long ttlMillis) {
         return pool.preparedQuery(ACQUIRE).execute(Tuple.of(tenantId, holder, ttlMillis))
                 .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getLong(0) : null);
+    }
+
+    public Uni<Void> park(String tenantId, long token, long untilEpochMillis) {
+        return pool.preparedQuery(PARK).execute(Tuple.of(tenantId, token, untilEpochMillis)).replaceWithVoid();
     }
 
     public Uni<Void> release(String tenantId, long token) {

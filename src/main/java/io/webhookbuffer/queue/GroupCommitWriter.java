@@ -149,9 +149,25 @@ public class GroupCommitWriter {
     private void commit(List<Pending> batch) {
         InFlight commit = new InFlight(batch, System.nanoTime(), new AtomicReference<>());
         inFlight.add(commit);
-        Tuple arrays = toArrays(batch);
+        Tuple arrays;
+        try {
+            arrays = toArrays(batch);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "could not prepare a group commit of %d events", batch.size());
+            inFlight.remove(commit);
+            commitsInFlight.decrementAndGet();
+            batch.forEach(p -> p.answer(StoreOutcome.FAILED));
+            flush();
+            return;
+        }
         pool.getConnection()
                 .compose(connection -> {
+                    if (batch.get(0).answered.get()) {
+                        // Timed out while waiting for a connection: its senders already have a 503. Writing now
+                        // would only hold the commit slot behind a database that is slow or gone.
+                        connection.close();
+                        return io.vertx.core.Future.failedFuture("timed out before a connection was available");
+                    }
                     commit.connection().set(connection);
                     return connection.preparedQuery(INSERT_BATCH).execute(arrays)
                             .andThen(done -> connection.close());

@@ -100,6 +100,7 @@ class TwoReplicasIT {
         env.put("BUFFER_CONTROL_SECRET", Signed.CONTROL_SECRET);
         env.put("BUFFER_ORIGIN_BASE_URL", originUrl);
         env.put("BUFFER_DELIVERY_LEASE_TTL", "2s");
+        env.put("BUFFER_DELIVERY_REQUEST_TIMEOUT", "1s");
         env.put("BUFFER_DELIVERY_SWEEP_INTERVAL", "500ms");
         env.put("BUFFER_DELIVERY_BACKOFF_BASE", "50ms");
         env.put("BUFFER_DELIVERY_BACKOFF_CAP", "500ms");
