@@ -26,7 +26,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.webhookbuffer.queue.DeadLetterStore;
 import io.webhookbuffer.queue.DeadLetterStore.Selection;
 import io.webhookbuffer.queue.DrainScheduler;
-import io.webhookbuffer.tenant.Tenant;
 
 /**
  * Dead letters of a tenant, as signed commands: {@code GET .../dead-letters} (paged), {@code POST
@@ -59,7 +58,7 @@ public class DeadLetterResource {
     public Uni<Response> list(@RestPath String tenantId, @RestQuery Long after, @RestQuery String from,
             @RestQuery String to, @RestQuery Integer limit, HttpServerRequest request) {
         return auth.authenticate(request, new byte[0]).flatMap(ignored -> {
-            requireValidId(tenantId);
+            TenantCommandResource.requireValidId(tenantId);
             int pageSize = limit == null ? DEFAULT_PAGE : limit;
             if (pageSize < 1 || pageSize > MAX_PAGE) {
                 throw ProblemException.badRequest("'limit' must be from 1 to " + MAX_PAGE + ".");
@@ -72,7 +71,7 @@ public class DeadLetterResource {
                         body.put("nextAfter", next);
                         return Response.ok(body).build();
                     });
-        }).onFailure(f -> !(f instanceof ProblemException)).recoverWithItem(ProblemMapper::unexpected);
+        }).onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 
     @POST
@@ -87,7 +86,7 @@ public class DeadLetterResource {
                     }
                     return Response.ok(Map.of("replayed", n, "more", n == DeadLetterStore.MAX_PER_COMMAND)).build();
                 })
-                .onFailure(f -> !(f instanceof ProblemException)).recoverWithItem(ProblemMapper::unexpected);
+                .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 
     @DELETE
@@ -96,11 +95,11 @@ public class DeadLetterResource {
         return auth.authenticate(request, raw)
                 .flatMap(ignored -> store.purge(selection(tenantId, raw)))
                 .map(n -> Response.ok(Map.of("purged", n, "more", n == DeadLetterStore.MAX_PER_COMMAND)).build())
-                .onFailure(f -> !(f instanceof ProblemException)).recoverWithItem(ProblemMapper::unexpected);
+                .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 
     private Selection selection(String tenantId, byte[] raw) {
-        requireValidId(tenantId);
+        TenantCommandResource.requireValidId(tenantId);
         JsonNode root;
         try {
             root = raw.length == 0 ? json.createObjectNode() : json.readTree(raw);
@@ -147,12 +146,6 @@ public class DeadLetterResource {
         } catch (DateTimeParseException e) {
             throw ProblemException.badRequest("'" + field + "' must be an ISO-8601 time with offset, e.g. "
                     + "2026-11-30T00:00:00Z.");
-        }
-    }
-
-    private static void requireValidId(String tenantId) {
-        if (!Tenant.isValidId(tenantId)) {
-            throw ProblemException.badRequest("Tenant ids are 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'.");
         }
     }
 }

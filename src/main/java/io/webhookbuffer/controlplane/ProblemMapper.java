@@ -15,6 +15,11 @@ public class ProblemMapper {
         return Response.status(e.problem().status()).type(Problem.MEDIA_TYPE).entity(e.problem()).build();
     }
 
+    /** Anything but a deliberate refusal: a driver or Redis failure, answered by {@link #unexpected}. */
+    static boolean isUnexpected(Throwable e) {
+        return !(e instanceof ProblemException);
+    }
+
     static Response unexpected(Throwable e) {
         // The message may come from a driver; it is logged here, and the caller only learns that it failed.
         LOG.errorf("control command failed: %s", e.toString());

@@ -57,7 +57,7 @@ public class TenantCommandResource {
                 .flatMap(command -> store.upsert(tenantId, command))
                 .call(view -> invalidation.changed(tenantId))
                 .map(view -> Response.ok(view).build())
-                .onFailure(f -> !(f instanceof ProblemException)).recoverWithItem(ProblemMapper::unexpected);
+                .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 
     @GET
@@ -73,7 +73,7 @@ public class TenantCommandResource {
                     }
                     return Response.ok(view).build();
                 })
-                .onFailure(f -> !(f instanceof ProblemException)).recoverWithItem(ProblemMapper::unexpected);
+                .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 
     /** {@code GET /control/tenants/{id}/backlog}: depth, oldest age, next attempt and state of the tenant's queue. */
@@ -86,10 +86,10 @@ public class TenantCommandResource {
                     return queue.backlog(tenantId);
                 })
                 .map(backlog -> Response.ok(backlog).build())
-                .onFailure(f -> !(f instanceof ProblemException)).recoverWithItem(ProblemMapper::unexpected);
+                .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 
-    private static void requireValidId(String tenantId) {
+    static void requireValidId(String tenantId) {
         if (!Tenant.isValidId(tenantId)) {
             throw ProblemException.badRequest("Tenant ids are 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'.");
         }

@@ -11,6 +11,7 @@ public class DeliveryProfile implements QuarkusTestProfile {
 
     public static final int BULKHEAD = 3;
     public static final long BACKOFF_CAP_MILLIS = 400;
+    public static final int MAX_ATTEMPTS = 10;
 
     @Override
     public Map<String, String> getConfigOverrides() {
@@ -18,7 +19,7 @@ public class DeliveryProfile implements QuarkusTestProfile {
                 Map.entry("buffer.delivery.enabled", "true"),
                 Map.entry("buffer.delivery.backoff-base", "50ms"),
                 Map.entry("buffer.delivery.backoff-cap", BACKOFF_CAP_MILLIS + "ms"),
-                Map.entry("buffer.delivery.max-attempts", "6"),
+                Map.entry("buffer.delivery.max-attempts", Integer.toString(MAX_ATTEMPTS)),
                 Map.entry("buffer.delivery.sweep-interval", "500ms"),
                 Map.entry("buffer.delivery.lease-ttl", "3s"),
                 Map.entry("buffer.delivery.max-concurrent", Integer.toString(BULKHEAD)),
