@@ -50,6 +50,7 @@ public class Drainer implements DrainScheduler {
     private static final Logger LOG = Logger.getLogger(Drainer.class);
     private static final TypeLiteral<Uni<OriginResponse>> RESPONSE_UNI = new TypeLiteral<>() {
     };
+    private static final int SWEEP_PAGE = 10_000;
     /** After another replica's lease turned us away while work was pending, look again this soon. */
     private static final long LOST_RETRY_MILLIS = 500;
     /** The cursor is rewound at least this often, so a row that committed late is never stranded behind it. */
@@ -72,6 +73,8 @@ public class Drainer implements DrainScheduler {
     private final LongAdder deadLettered = new LongAdder();
     private final LongAdder failedBatches = new LongAdder();
     private volatile boolean stopped;
+    /** Where the next sweep page starts (tenant id order); empty: from the beginning. */
+    private volatile String sweepFrom = "";
 
     public Drainer(DrainStore store, TenantDirectory tenants, OriginClient client, OriginConfig origin,
             DeliveryConfig config, Vertx vertx) {
@@ -108,13 +111,15 @@ public class Drainer implements DrainScheduler {
         stopped = true;
     }
 
-    /** Wakes every tenant that has queued rows and no live drainer. */
+    /** Wakes tenants that have queued rows and no live drainer, a page per interval, cycling through all of them. */
     void sweep() {
         if (stopped) {
             return;
         }
-        store.undrainedTenants(10_000).subscribe().with(ids -> ids.forEach(this::wake),
-                failure -> LOG.warnf("drain sweep failed, retrying next interval: %s", failure.getMessage()));
+        store.undrainedTenants(SWEEP_PAGE, sweepFrom).subscribe().with(ids -> {
+            sweepFrom = ids.size() == SWEEP_PAGE ? ids.get(ids.size() - 1) : "";
+            ids.forEach(this::wake);
+        }, failure -> LOG.warnf("drain sweep failed, retrying next interval: %s", failure.getMessage()));
     }
 
     public long delivered() {

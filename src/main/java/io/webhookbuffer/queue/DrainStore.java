@@ -88,12 +88,13 @@ public class DrainStore {
             FROM moved""";
 
     /**
-     * Tenants with queued rows that no live lease covers: a loose index scan over the primary key (one probe per
-     * distinct tenant, not a scan of the rows), then the lease check.
+     * Tenants after {@code $2} (in id order) with queued rows that no live lease covers: a loose index scan over the
+     * primary key (one probe per distinct tenant, not a scan of the rows), then the lease check. The caller pages
+     * through with {@code $2}, so tenants late in the order are reached even when more than {@code $1} wait.
      */
     static final String UNDRAINED_TENANTS = """
             WITH RECURSIVE t AS (
-                (SELECT tenant_id FROM event_queue ORDER BY tenant_id LIMIT 1)
+                (SELECT tenant_id FROM event_queue WHERE tenant_id > $2 ORDER BY tenant_id LIMIT 1)
                 UNION ALL
                 SELECT (SELECT q.tenant_id FROM event_queue q WHERE q.tenant_id > t.tenant_id
                         ORDER BY q.tenant_id LIMIT 1)
@@ -170,8 +171,8 @@ public class DrainStore {
                 .map(rows -> rows.rowCount());
     }
 
-    public Uni<List<String>> undrainedTenants(int limit) {
-        return pool.preparedQuery(UNDRAINED_TENANTS).execute(Tuple.of(limit)).map(rows -> {
+    public Uni<List<String>> undrainedTenants(int limit, String after) {
+        return pool.preparedQuery(UNDRAINED_TENANTS).execute(Tuple.of(limit, after)).map(rows -> {
             List<String> out = new ArrayList<>(rows.rowCount());
             rows.forEach(r -> out.add(r.getString(0)));
             return out;

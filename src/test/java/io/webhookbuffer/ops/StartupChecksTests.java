@@ -1,4 +1,4 @@
-package io.webhookbuffer.common;
+package io.webhookbuffer.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,6 +16,7 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.ingress.IngressConfig;

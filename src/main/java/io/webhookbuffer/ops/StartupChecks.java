@@ -1,4 +1,4 @@
-package io.webhookbuffer.common;
+package io.webhookbuffer.ops;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -8,6 +8,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.ingress.IngressConfig;
