@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,11 +20,14 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.queue.DeadLetterStore;
 import io.webhookbuffer.queue.DeadLetterStore.Selection;
 import io.webhookbuffer.queue.DrainScheduler;
@@ -37,6 +42,8 @@ import io.webhookbuffer.queue.DrainScheduler;
 @Produces(MediaType.APPLICATION_JSON)
 public class DeadLetterResource {
 
+    private static final TypeReference<LinkedHashMap<String, Object>> AS_MAP = new TypeReference<>() {
+    };
     static final int DEFAULT_PAGE = 50;
     static final int MAX_PAGE = 500;
 
@@ -71,6 +78,32 @@ public class DeadLetterResource {
                         body.put("nextAfter", next);
                         return Response.ok(body).build();
                     });
+        }).onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
+    }
+
+    /**
+     * One dead letter with its body: {@code rawBody} when the bytes are valid UTF-8, else {@code rawBodyBase64}, and
+     * the headers kept for the origin.
+     */
+    @GET
+    @Path("/{deadLetterId}")
+    public Uni<Response> get(@RestPath String tenantId, @RestPath long deadLetterId, HttpServerRequest request) {
+        return auth.authenticate(request, new byte[0]).flatMap(ignored -> {
+            TenantCommandResource.requireValidId(tenantId);
+            return store.get(tenantId, deadLetterId);
+        }).map(found -> {
+            if (found == null) {
+                throw ProblemException.notFound("Tenant '" + tenantId + "' has no dead letter " + deadLetterId + ".");
+            }
+            Map<String, Object> body = json.convertValue(found.deadLetter(), AS_MAP);
+            String text = Utf8.decodeOrNull(found.body());
+            if (text != null) {
+                body.put("rawBody", text);
+            } else {
+                body.put("rawBodyBase64", Base64.getEncoder().encodeToString(found.body()));
+            }
+            body.put("headers", new JsonObject(found.headersJson()).getMap());
+            return Response.ok(body).build();
         }).onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 

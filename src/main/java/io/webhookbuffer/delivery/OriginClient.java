@@ -1,8 +1,5 @@
 package io.webhookbuffer.delivery;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -27,6 +24,7 @@ import io.vertx.mutiny.ext.web.client.WebClient;
 import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.OriginConfig;
+import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.queue.QueuedEvent;
 
 /**
@@ -84,7 +82,7 @@ public class OriginClient {
             event.put("provider", provider);
             event.put("receivedAt", e.receivedAt().toInstant().toEpochMilli());
             event.put("contentType", e.contentType());
-            String text = utf8OrNull(e.body());
+            String text = Utf8.decodeOrNull(e.body());
             if (text != null) {
                 event.put("rawBody", text);
             } else {
@@ -150,14 +148,5 @@ public class OriginClient {
         }
         String text = new String(body.getBytes(), StandardCharsets.UTF_8);
         return ": " + (text.length() > 200 ? text.substring(0, 200) + "..." : text);
-    }
-
-    static String utf8OrNull(byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
     }
 }

@@ -61,6 +61,16 @@ public class DeadLetterStore {
 
     static final String PURGE = "DELETE FROM dead_letters WHERE id IN (" + SELECTED + ")";
 
+    /** One dead letter with its body and kept headers, by primary key within the tenant. */
+    static final String GET = """
+            SELECT id, event_id, received_at, dead_at, attempts, last_status, last_error, content_type,
+                   octet_length(body) AS body_bytes, body, headers::text AS headers
+            FROM dead_letters WHERE tenant_id = $1 AND id = $2""";
+
+    /** A dead letter with the bytes the provider sent, for an SRE deciding whether to replay it. */
+    public record DeadLetterWithBody(DeadLetter deadLetter, byte[] body, String headersJson) {
+    }
+
     private final Pool pool;
 
     public DeadLetterStore(Pool pool) {
@@ -71,11 +81,26 @@ public class DeadLetterStore {
         return pool.preparedQuery(LIST).execute(Tuple.of(tenantId, afterId, from, to, limit)).map(rows -> {
             List<DeadLetter> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
-                out.add(new DeadLetter(r.getLong("id"), r.getString("event_id"), r.getOffsetDateTime("received_at"),
-                        r.getOffsetDateTime("dead_at"), r.getInteger("attempts"), r.getInteger("last_status"),
-                        r.getString("last_error"), r.getString("content_type"), r.getInteger("body_bytes")));
+                out.add(toDeadLetter(r));
             }
             return out;
+        });
+    }
+
+    private static DeadLetter toDeadLetter(Row r) {
+        return new DeadLetter(r.getLong("id"), r.getString("event_id"), r.getOffsetDateTime("received_at"),
+                r.getOffsetDateTime("dead_at"), r.getInteger("attempts"), r.getInteger("last_status"),
+                r.getString("last_error"), r.getString("content_type"), r.getInteger("body_bytes"));
+    }
+
+    /** Completes with the dead letter, or null when the tenant has none with that id. */
+    public Uni<DeadLetterWithBody> get(String tenantId, long id) {
+        return pool.preparedQuery(GET).execute(Tuple.of(tenantId, id)).map(rows -> {
+            if (!rows.iterator().hasNext()) {
+                return null;
+            }
+            Row r = rows.iterator().next();
+            return new DeadLetterWithBody(toDeadLetter(r), r.getBuffer("body").getBytes(), r.getString("headers"));
         });
     }
 

@@ -292,8 +292,14 @@ class DeliveryTests {
         assertEquals(List.of("dl-3"), page2.getList("deadLetters.eventId"));
         assertEquals(null, (Object) page2.get("nextAfter"));
 
-        origin.answer(t, batch -> Answer.ok());
         long firstId = page1.getLong("deadLetters[0].id");
+        Signed.command("").get(path + "/" + firstId).then().statusCode(200)
+                .body("eventId", org.hamcrest.Matchers.equalTo("dl-1"))
+                .body("rawBody", org.hamcrest.Matchers.equalTo("{\"id\":\"dl-1\"}"))
+                .body("lastStatus", org.hamcrest.Matchers.equalTo(400));
+        Signed.command("").get(path + "/999999999").then().statusCode(404);
+
+        origin.answer(t, batch -> Answer.ok());
         Signed.command("{\"ids\":[" + firstId + "]}").post(path + "/replay").then().statusCode(200)
                 .body("replayed", org.hamcrest.Matchers.equalTo(1));
         await().atMost(PATIENCE).until(() -> origin.batches(t).stream()
