@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,12 +95,7 @@ public class DeadLetterResource {
                 throw ProblemException.notFound("Tenant '" + tenantId + "' has no dead letter " + deadLetterId + ".");
             }
             Map<String, Object> body = json.convertValue(found.deadLetter(), AS_MAP);
-            String text = Utf8.decodeOrNull(found.body());
-            if (text != null) {
-                body.put("rawBody", text);
-            } else {
-                body.put("rawBodyBase64", Base64.getEncoder().encodeToString(found.body()));
-            }
+            Utf8.putRawBody(body, found.body());
             body.put("headers", new JsonObject(found.headersJson()).getMap());
             return Response.ok(body).build();
         }).onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);

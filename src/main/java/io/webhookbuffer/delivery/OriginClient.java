@@ -2,7 +2,6 @@ package io.webhookbuffer.delivery;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,12 +81,7 @@ public class OriginClient {
             event.put("provider", provider);
             event.put("receivedAt", e.receivedAt().toInstant().toEpochMilli());
             event.put("contentType", e.contentType());
-            String text = Utf8.decodeOrNull(e.body());
-            if (text != null) {
-                event.put("rawBody", text);
-            } else {
-                event.put("rawBodyBase64", Base64.getEncoder().encodeToString(e.body()));
-            }
+            Utf8.putRawBody(event, e.body());
             event.put("headers", new JsonObject(e.headersJson()).getMap());
             event.put("attempts", e.attempts() + 1);
             events.add(event);

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -35,6 +36,8 @@ import io.webhookbuffer.common.Hmac;
  */
 public final class DemoOrigin implements AutoCloseable {
 
+    /** The JDK's logger: the demo runs on the documented classpath, without the service's logging boot jars. */
+    private static final Logger LOG = Logger.getLogger(DemoOrigin.class.getName());
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MAX_SKEW_SECONDS = 300;
 
@@ -69,6 +72,9 @@ public final class DemoOrigin implements AutoCloseable {
     }
 
     public static void main(String[] args) throws IOException {
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT %5$s%n"); // one line per event
+        }
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!args[i].startsWith("--")) {
@@ -84,12 +90,13 @@ public final class DemoOrigin implements AutoCloseable {
         origin.failStatus = Integer.parseInt(options.getOrDefault("fail-status", "200"));
         origin.latencyMillis = Long.parseLong(options.getOrDefault("latency-ms", "0"));
         origin.poisonEventId = options.get("poison");
-        System.out.printf("demo origin on http://127.0.0.1:%d (token %s, signature %s)%n", origin.port(),
-                origin.token == null ? "not checked" : "checked", origin.signingSecret == null ? "not checked" : "checked");
+        LOG.info(() -> String.format("demo origin on http://127.0.0.1:%d (token %s, signature %s)", origin.port(),
+                origin.token == null ? "not checked" : "checked",
+                origin.signingSecret == null ? "not checked" : "checked"));
     }
 
     private static void usage(String problem) {
-        System.err.println(problem + "\nusage: DemoOrigin [--port 9000] [--token T] [--signing-secret S] "
+        LOG.severe(problem + "\nusage: DemoOrigin [--port 9000] [--token T] [--signing-secret S] "
                 + "[--fail-status 503] [--latency-ms 200] [--poison EVENT_ID] [--quiet true]");
         System.exit(2);
     }
@@ -136,8 +143,8 @@ public final class DemoOrigin implements AutoCloseable {
             }
             long n = batches.incrementAndGet();
             if (!quiet) {
-                System.out.printf("batch %d: %d event(s) of tenant %s%n", n, batch.size(),
-                        batch.isEmpty() ? "-" : batch.get(0).path("tenantId").asText());
+                LOG.info(String.format("batch %d: %d event(s) of tenant %s", n, batch.size(),
+                        batch.isEmpty() ? "-" : batch.get(0).path("tenantId").asText()));
             }
             respond(exchange, 200, "{\"rejected\":[" + rejected + "]}");
         } catch (InterruptedException e) {
