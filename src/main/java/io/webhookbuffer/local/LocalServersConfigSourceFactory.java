@@ -29,7 +29,11 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
 
     static final int ORDINAL = 200;
     static final String DATABASE = "webhook_buffer";
-    public static final String TEST_DATABASE = "webhook_buffer_test";
+    /**
+     * The test database; {@code BUFFER_TEST_DATABASE} names another, so two checkouts can run their tests at once on
+     * one PostgreSQL without sharing tables.
+     */
+    public static final String TEST_DATABASE = testDatabase();
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
@@ -54,6 +58,11 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
             props.put("quarkus.redis.hosts", "redis://" + redis.host() + ":" + redis.port());
         }
         return List.of(new PropertiesConfigSource(props, "webhook-buffer local servers", ORDINAL));
+    }
+
+    private static String testDatabase() {
+        String named = System.getenv("BUFFER_TEST_DATABASE");
+        return named == null || named.isBlank() ? "webhook_buffer_test" : named.strip();
     }
 
     private static boolean isUnset(ConfigValue value) {
