@@ -10,7 +10,9 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.webhookbuffer.verify.CustomSchemes;
 import io.webhookbuffer.verify.Providers;
+import io.webhookbuffer.verify.SignatureScheme;
 
 /**
  * The body of {@code PUT /control/tenants/{id}}, validated. Omitted fields keep their stored value (or take the
@@ -20,7 +22,8 @@ import io.webhookbuffer.verify.Providers;
  */
 record TenantCommand(Boolean active, String provider, List<String> secrets, Integer rateLimit,
         Integer rateWindowSeconds, boolean maxBodyBytesGiven, Integer maxBodyBytes, boolean originUrlGiven,
-        String originUrl, boolean deliveryRateGiven, Integer deliveryRate) {
+        String originUrl, boolean deliveryRateGiven, Integer deliveryRate, boolean publicUrlGiven, String publicUrl,
+        boolean toleranceGiven, Integer toleranceSeconds, boolean customSchemeGiven, String customScheme) {
 
     static final int MAX_SECRETS = 10;
     static final int MAX_SECRET_LENGTH = 512;
@@ -28,7 +31,8 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
     static final int MAX_WINDOW_SECONDS = 3600;
     static final int MAX_DELIVERY_RATE = 1_000_000;
     private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
-            "maxBodyBytes", "originUrl", "deliveryRate");
+            "maxBodyBytes", "originUrl", "deliveryRate", "publicUrl", "toleranceSeconds", "customScheme");
+    static final int MAX_URL_LENGTH = 2048;
 
     static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
         JsonNode root;
@@ -50,7 +54,51 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
                 integer(root, "rateLimit", 1, MAX_RATE_LIMIT), integer(root, "rateWindowSeconds", 1, MAX_WINDOW_SECONDS),
                 root.has("maxBodyBytes"), nullableInteger(root, "maxBodyBytes", 1, maxBodyCeiling),
                 root.has("originUrl"), originUrl(root),
-                root.has("deliveryRate"), nullableInteger(root, "deliveryRate", 1, MAX_DELIVERY_RATE));
+                root.has("deliveryRate"), nullableInteger(root, "deliveryRate", 1, MAX_DELIVERY_RATE),
+                root.has("publicUrl"), publicUrl(root),
+                root.has("toleranceSeconds"), nullableInteger(root, "toleranceSeconds", 1,
+                        SignatureScheme.MAX_TOLERANCE_SECONDS),
+                root.has("customScheme"), customScheme(root));
+    }
+
+    /**
+     * The URL a provider signs (Square's notification URL, Twilio's webhook URL): an absolute http(s) URL, query
+     * allowed, kept byte for byte (no normalising: the provider signs it exactly as it was configured there).
+     */
+    private static String publicUrl(JsonNode root) {
+        JsonNode node = root.get("publicUrl");
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        String problem = "'publicUrl' must be the absolute http or https URL configured at the provider (query"
+                + " allowed, no fragment, at most " + MAX_URL_LENGTH + " characters), or null.";
+        if (!node.isTextual() || node.textValue().length() > MAX_URL_LENGTH) {
+            throw ProblemException.badRequest(problem);
+        }
+        try {
+            java.net.URI uri = new java.net.URI(node.textValue());
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                    || uri.getRawFragment() != null) {
+                throw ProblemException.badRequest(problem);
+            }
+        } catch (java.net.URISyntaxException e) {
+            throw ProblemException.badRequest(problem);
+        }
+        return node.textValue();
+    }
+
+    /** The custom scheme as validated JSON text (stored as is), or null. */
+    private static String customScheme(JsonNode root) {
+        JsonNode node = root.get("customScheme");
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        try {
+            CustomSchemes.parse(node);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.badRequest(e.getMessage());
+        }
+        return node.toString();
     }
 
     /** An absolute http(s) URL without query or fragment (batches go to {url}/internal/webhooks/batch), or null. */
@@ -91,7 +139,7 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         if (node == null) {
             return null;
         }
-        if (!node.isTextual() || Providers.verifier(node.textValue()) == null) {
+        if (!node.isTextual() || !Providers.isKnown(node.textValue())) {
             throw ProblemException.badRequest("'provider' must be one of " + Providers.names() + ".");
         }
         return node.textValue();

@@ -7,6 +7,9 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 
 /**
@@ -45,6 +48,19 @@ public class TenantEntity extends PanacheEntityBase {
     /** Most events per second delivered to the origin; null means no pace. */
     @Column(name = "delivery_rate")
     public Integer deliveryRate;
+
+    /** The URL the provider signs (Square, Twilio), exactly as configured there; null for other providers. */
+    @Column(name = "public_url")
+    public String publicUrl;
+
+    /** Override of the scheme's timestamp tolerance; null means the scheme's default. */
+    @Column(name = "tolerance_seconds")
+    public Integer toleranceSeconds;
+
+    /** The tenant's own scheme ({@code provider} {@code custom}) as validated JSON; null otherwise. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "custom_scheme", columnDefinition = "jsonb")
+    public String customScheme;
 
     @Column(name = "created_at", updatable = false)
     public OffsetDateTime createdAt;

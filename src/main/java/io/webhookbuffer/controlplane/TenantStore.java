@@ -2,12 +2,14 @@ package io.webhookbuffer.controlplane;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.webhookbuffer.tenant.TenantConfig;
+import io.webhookbuffer.verify.CustomSchemes;
 import io.webhookbuffer.verify.Providers;
 
 /** Provisioning writes to the tenants table, through Panache. */
@@ -54,17 +56,24 @@ public class TenantStore {
         entity.maxBodyBytes = command.maxBodyBytes();
         entity.originUrl = command.originUrl();
         entity.deliveryRate = command.deliveryRate();
+        entity.publicUrl = command.publicUrl();
+        entity.toleranceSeconds = command.toleranceSeconds();
+        entity.customScheme = command.customScheme();
         entity.createdAt = now();
         entity.updatedAt = entity.createdAt;
-        return entity.persist();
+        return checkScheme(entity).persist();
     }
 
     private static Uni<TenantEntity> update(TenantEntity entity, TenantCommand command) {
         if (command.active() != null) {
             entity.active = command.active();
         }
-        if (command.provider() != null) {
+        if (command.provider() != null && !command.provider().equals(entity.provider)) {
+            // A new provider starts from its own defaults: a custom scheme or tolerance the command does not
+            // restate belonged to the old one.
             entity.provider = command.provider();
+            entity.customScheme = null;
+            entity.toleranceSeconds = null;
         }
         if (command.secrets() != null) {
             entity.secrets = command.secrets().toArray(String[]::new);
@@ -84,8 +93,31 @@ public class TenantStore {
         if (command.deliveryRateGiven()) {
             entity.deliveryRate = command.deliveryRate();
         }
+        if (command.publicUrlGiven()) {
+            entity.publicUrl = command.publicUrl();
+        }
+        if (command.toleranceGiven()) {
+            entity.toleranceSeconds = command.toleranceSeconds();
+        }
+        if (command.customSchemeGiven()) {
+            entity.customScheme = command.customScheme();
+        }
         entity.updatedAt = now();
-        return Uni.createFrom().item(entity);
+        return Uni.createFrom().item(checkScheme(entity));
+    }
+
+    /**
+     * The provider, URL, tolerance, custom scheme and secrets together must make a usable verifier; else the command
+     * is refused (400) and the transaction rolls back, so a tenant is never stored in a state that verifies nothing.
+     */
+    private static TenantEntity checkScheme(TenantEntity entity) {
+        String problem = Providers.problem(entity.provider, entity.publicUrl, entity.toleranceSeconds,
+                entity.customScheme == null ? null : CustomSchemes.parseStored(entity.customScheme),
+                List.of(entity.secrets));
+        if (problem != null) {
+            throw ProblemException.badRequest(problem);
+        }
+        return entity;
     }
 
     private static OffsetDateTime now() {

@@ -4,6 +4,8 @@ import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonRawValue;
+
 import io.webhookbuffer.common.Hmac;
 
 /**
@@ -12,11 +14,13 @@ import io.webhookbuffer.common.Hmac;
  */
 public record TenantView(String tenantId, boolean active, String provider, int secretCount,
         List<String> secretFingerprints, int rateLimit, int rateWindowSeconds, Integer maxBodyBytes,
-        String originUrl, Integer deliveryRate, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+        String originUrl, Integer deliveryRate, OffsetDateTime createdAt, OffsetDateTime updatedAt, String publicUrl,
+        Integer toleranceSeconds, @JsonRawValue String customScheme) {
 
     static TenantView of(TenantEntity e) {
         return new TenantView(e.tenantId, e.active, e.provider, e.secrets.length,
                 Arrays.stream(e.secrets).map(Hmac::fingerprint).toList(), e.rateLimit, e.rateWindowSeconds,
-                e.maxBodyBytes, e.originUrl, e.deliveryRate, e.createdAt, e.updatedAt);
+                e.maxBodyBytes, e.originUrl, e.deliveryRate, e.createdAt, e.updatedAt, e.publicUrl, e.toleranceSeconds,
+                e.customScheme);
     }
 }

@@ -2,9 +2,18 @@ package io.webhookbuffer.ingress;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-/** The JSON body of every ingest answer: {@code {"status": "...", "eventId": "...", "reason": "..."}}. */
+/**
+ * The JSON body of every ingest answer: {@code {"status": "...", "eventId": "...", "reason": "..."}}; a provider's
+ * handshake is answered with only what it expects ({@code challenge}, or {@code plainToken} and
+ * {@code encryptedToken}).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record IngressReply(String status, String eventId, String reason) {
+public record IngressReply(String status, String eventId, String reason, String challenge, String plainToken,
+        String encryptedToken) {
+
+    public IngressReply(String status, String eventId, String reason) {
+        this(status, eventId, reason, null, null, null);
+    }
 
     static IngressReply status(String status) {
         return new IngressReply(status, null, null);

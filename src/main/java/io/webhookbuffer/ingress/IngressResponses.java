@@ -3,6 +3,7 @@ package io.webhookbuffer.ingress;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import io.webhookbuffer.actor.IngestResult;
+import io.webhookbuffer.verify.HandshakeAnswer;
 import io.webhookbuffer.verify.VerificationFailure;
 
 /** The ingest contract's answers, in one place. */
@@ -37,6 +38,12 @@ final class IngressResponses {
     static RestResponse<IngressReply> unauthorized(VerificationFailure failure) {
         return RestResponse.status(RestResponse.Status.UNAUTHORIZED,
                 new IngressReply("invalid_signature", null, failure.reason()));
+    }
+
+    /** A verified handshake (Slack url_verification, Zoom endpoint.url_validation): 200, nothing buffered. */
+    static RestResponse<IngressReply> handshake(HandshakeAnswer answer) {
+        return RestResponse.ok(new IngressReply(null, null, null, answer.challenge(), answer.plainToken(),
+                answer.encryptedToken()));
     }
 
     static RestResponse<IngressReply> methodNotAllowed() {

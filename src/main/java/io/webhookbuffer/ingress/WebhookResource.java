@@ -30,7 +30,7 @@ import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
-import io.webhookbuffer.verify.Providers;
+import io.webhookbuffer.verify.HandshakeAnswer;
 import io.webhookbuffer.verify.SignatureVerifier;
 import io.webhookbuffer.verify.VerificationFailure;
 
@@ -52,9 +52,12 @@ public class WebhookResource {
     private final IngressConfig config;
     private final long unavailableRetryAfter;
     private final String[] forwardHeaders;
+    private final ReceiveClock clock;
 
-    public WebhookResource(TenantDirectory tenants, TenantActors actors, IngressConfig config, ActorConfig actorConfig) {
+    public WebhookResource(TenantDirectory tenants, TenantActors actors, IngressConfig config, ActorConfig actorConfig,
+            ReceiveClock clock) {
         this.tenants = tenants;
+        this.clock = clock;
         this.actors = actors;
         this.config = config;
         this.unavailableRetryAfter = actorConfig.unavailableRetryAfterSeconds();
@@ -70,7 +73,7 @@ public class WebhookResource {
         if (!Tenant.isValidId(tenantId)) {
             return Uni.createFrom().item(IngressResponses.notFound());
         }
-        long receivedAt = System.currentTimeMillis();
+        long receivedAt = clock.millis();
         byte[] raw = body == null ? new byte[0] : body;
         return Uni.createFrom().completionStage(tenants.find(tenantId))
                 .onItem().transformToUni(tenant -> Uni.createFrom().completionStage(admit(tenant, request, raw, receivedAt)))
@@ -85,14 +88,19 @@ public class WebhookResource {
         if (body.length > tenant.maxBodyBytes(config.maxBodyBytes())) {
             return done(IngressResponses.tooLarge());
         }
-        SignatureVerifier verifier = Providers.verifier(tenant.provider());
+        SignatureVerifier verifier = tenant.verifier();
         if (verifier == null) {
-            // Failure policy: fail closed. A tenant whose scheme this build does not know accepts nothing.
+            // Failure policy: fail closed. A tenant whose scheme this build does not know (or whose settings make
+            // no scheme) accepts nothing.
             return done(IngressResponses.unauthorized(VerificationFailure.BAD_SIGNATURE));
         }
-        VerificationFailure failure = verifier.verify(request::getHeader, body, tenant.secrets());
+        VerificationFailure failure = verifier.verify(request::getHeader, body, tenant.secrets(), receivedAt);
         if (failure != VerificationFailure.NONE) {
             return done(IngressResponses.unauthorized(failure));
+        }
+        HandshakeAnswer handshake = verifier.handshake(request::getHeader, body, tenant.secrets(), receivedAt);
+        if (handshake != null) {
+            return done(IngressResponses.handshake(handshake));
         }
         IncomingEvent event = new IncomingEvent(tenant.id(), dedupeKey(verifier.dedupeId(request::getHeader, body), body),
                 body, contentType(request), forwardedHeaders(request), receivedAt);

@@ -73,7 +73,7 @@ public class OriginTenantSource {
         }
         return new Tenant(tenantId, json.getBoolean("active", false), provider, secrets,
                 json.getInteger("rateLimit", 100), json.getInteger("rateWindowSeconds", 10),
-                json.getInteger("maxBodyBytes"), null, null);
+                json.getInteger("maxBodyBytes"), null, null, null, null, null);
     }
 
     private WebClient client() {

@@ -9,6 +9,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
+import io.webhookbuffer.verify.CustomSchemes;
 
 /** Reads one tenant from PostgreSQL, the system of record, with the reactive client (no ORM on the ingest path). */
 @ApplicationScoped
@@ -17,7 +18,7 @@ public class TenantRepository {
     /** One row by primary key; the secrets array comes back in stored order (current first). */
     static final String FIND_BY_ID = """
             SELECT tenant_id, active, provider, secrets, rate_limit, rate_window_seconds, max_body_bytes, origin_url,
-                   delivery_rate
+                   delivery_rate, public_url, tolerance_seconds, custom_scheme::text AS custom_scheme
             FROM tenants WHERE tenant_id = $1""";
 
     private final Pool pool;
@@ -42,6 +43,7 @@ public class TenantRepository {
         return new Tenant(row.getString("tenant_id"), row.getBoolean("active"), row.getString("provider"),
                 Arrays.asList(row.getArrayOfStrings("secrets")), row.getInteger("rate_limit"),
                 row.getInteger("rate_window_seconds"), row.getInteger("max_body_bytes"), row.getString("origin_url"),
-                row.getInteger("delivery_rate"));
+                row.getInteger("delivery_rate"), row.getString("public_url"), row.getInteger("tolerance_seconds"),
+                CustomSchemes.parseStored(row.getString("custom_scheme")));
     }
 }

@@ -17,7 +17,8 @@ public final class GenericHmacVerifier implements SignatureVerifier {
     private static final int SHA256_HEX_LENGTH = 64;
 
     @Override
-    public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets) {
+    public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
+            long receivedAtMillis) {
         String header = headers.apply(SIGNATURE_HEADER);
         if (header == null || header.isEmpty()) {
             return VerificationFailure.MISSING_SIGNATURE;

@@ -6,7 +6,9 @@ public enum VerificationFailure {
     MISSING_SIGNATURE("missing_signature"),
     MALFORMED_SIGNATURE("malformed_signature"),
     BAD_SIGNATURE("bad_signature"),
-    NO_SECRET("bad_signature");
+    NO_SECRET("bad_signature"),
+    /** The signature matched but its signed timestamp is outside the tolerance around the receive time. */
+    STALE_TIMESTAMP("stale_timestamp");
 
     private final String reason;
 

@@ -16,6 +16,10 @@ public final class TestTenants {
     private int rateLimit = 1000;
     private int rateWindowSeconds = 10;
     private Integer maxBodyBytes;
+    private String provider = "generic";
+    private String publicUrl;
+    private Integer toleranceSeconds;
+    private String customSchemeJson;
 
     public static TestTenants tenant() {
         return new TestTenants();
@@ -27,7 +31,11 @@ public final class TestTenants {
     }
 
     public TestTenants secrets(String... values) {
-        this.secrets = List.of(values);
+        return secrets(List.of(values));
+    }
+
+    public TestTenants secrets(List<String> values) {
+        this.secrets = List.copyOf(values);
         return this;
     }
 
@@ -42,11 +50,41 @@ public final class TestTenants {
         return this;
     }
 
+    public TestTenants provider(String value) {
+        this.provider = value;
+        return this;
+    }
+
+    /** The URL the provider signs (Square, Twilio). */
+    public TestTenants publicUrl(String value) {
+        this.publicUrl = value;
+        return this;
+    }
+
+    public TestTenants toleranceSeconds(int value) {
+        this.toleranceSeconds = value;
+        return this;
+    }
+
+    /** {@code "provider": "custom"} with this scheme object (JSON text). */
+    public TestTenants customScheme(String json) {
+        this.provider = "custom";
+        this.customSchemeJson = json;
+        return this;
+    }
+
+    public String id() {
+        return id;
+    }
+
     public String json() {
         String secretList = secrets.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(","));
-        return "{\"active\":" + active + ",\"provider\":\"generic\",\"secrets\":[" + secretList + "],\"rateLimit\":"
-                + rateLimit + ",\"rateWindowSeconds\":" + rateWindowSeconds
-                + (maxBodyBytes == null ? "" : ",\"maxBodyBytes\":" + maxBodyBytes) + "}";
+        return "{\"active\":" + active + ",\"provider\":\"" + provider + "\",\"secrets\":[" + secretList
+                + "],\"rateLimit\":" + rateLimit + ",\"rateWindowSeconds\":" + rateWindowSeconds
+                + (maxBodyBytes == null ? "" : ",\"maxBodyBytes\":" + maxBodyBytes)
+                + (publicUrl == null ? "" : ",\"publicUrl\":\"" + publicUrl + "\"")
+                + (toleranceSeconds == null ? "" : ",\"toleranceSeconds\":" + toleranceSeconds)
+                + (customSchemeJson == null ? "" : ",\"customScheme\":" + customSchemeJson) + "}";
     }
 
     /** Sends the signed PUT and returns the tenant id. */

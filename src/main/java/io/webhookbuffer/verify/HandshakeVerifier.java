@@ -1,0 +1,73 @@
+package io.webhookbuffer.verify;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Function;
+
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+
+/**
+ * A scheme whose provider checks the endpoint with a signed handshake before sending events. The handshake request
+ * is verified like any event first; only then is it answered, and it is never buffered.
+ * <ul>
+ * <li>Slack: a body with {@code "type": "url_verification"} is answered with its {@code challenge}.</li>
+ * <li>Zoom: a body with {@code "event": "endpoint.url_validation"} is answered with its {@code payload.plainToken}
+ * and {@code encryptedToken}, the hex HMAC-SHA256 of the plain token keyed with the secret token (the tenant secret
+ * that verified the request).</li>
+ * </ul>
+ */
+public final class HandshakeVerifier implements SignatureVerifier {
+
+    /** Which handshake the provider performs. */
+    public enum Kind { SLACK, ZOOM }
+
+    private final SignatureVerifier scheme;
+    private final Kind kind;
+
+    public HandshakeVerifier(SignatureVerifier scheme, Kind kind) {
+        this.scheme = scheme;
+        this.kind = kind;
+    }
+
+    @Override
+    public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
+            long receivedAtMillis) {
+        return scheme.verify(headers, rawBody, secrets, receivedAtMillis);
+    }
+
+    @Override
+    public String dedupeId(Function<String, String> headers, byte[] rawBody) {
+        return scheme.dedupeId(headers, rawBody);
+    }
+
+    @Override
+    public HandshakeAnswer handshake(Function<String, String> headers, byte[] rawBody, List<String> secrets,
+            long receivedAtMillis) {
+        return switch (kind) {
+            case SLACK -> "url_verification".equals(JsonFields.text(rawBody, "type"))
+                    ? slack(JsonFields.text(rawBody, "challenge"))
+                    : null;
+            case ZOOM -> "endpoint.url_validation".equals(JsonFields.text(rawBody, "event"))
+                    ? zoom(JsonFields.text(rawBody, "payload", "plainToken"), headers, rawBody, secrets, receivedAtMillis)
+                    : null;
+        };
+    }
+
+    private static HandshakeAnswer slack(String challenge) {
+        return new HandshakeAnswer(challenge == null ? "" : challenge, null, null);
+    }
+
+    private HandshakeAnswer zoom(String plainToken, Function<String, String> headers, byte[] rawBody,
+            List<String> secrets, long receivedAtMillis) {
+        String token = plainToken == null ? "" : plainToken;
+        // Rare (once per endpoint change), so each secret is simply tried again to find the one that signed.
+        for (String secret : secrets) {
+            if (scheme.verify(headers, rawBody, List.of(secret), receivedAtMillis) == VerificationFailure.NONE) {
+                return new HandshakeAnswer(null, token,
+                        Hex.encode(Hmac.hmacSha256(secret, token.getBytes(StandardCharsets.UTF_8))));
+            }
+        }
+        return null;
+    }
+}

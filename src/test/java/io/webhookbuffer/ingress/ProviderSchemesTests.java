@@ -1,0 +1,255 @@
+package io.webhookbuffer.ingress;
+
+import static io.restassured.RestAssured.given;
+import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.config.EncoderConfig;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.PinnedReceiveClock;
+import io.webhookbuffer.testsupport.SignatureVectors;
+import io.webhookbuffer.testsupport.SignatureVectors.Vector;
+import io.webhookbuffer.testsupport.TestTenants;
+import io.webhookbuffer.verify.VerificationFailure;
+
+/**
+ * Every provider scheme through the real endpoint, PostgreSQL and Redis: the golden vectors (replayed at their own
+ * receive time through the pinned ingress clock), rotation, dedupe on the provider's id, the Slack and Zoom
+ * handshakes, and hostile headers answered with 401 only.
+ */
+@QuarkusTest
+class ProviderSchemesTests {
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    PinnedReceiveClock clock;
+
+    @AfterEach
+    void unpin() {
+        clock.unpin();
+    }
+
+    static Stream<Arguments> vectors() {
+        // A tenant needs at least one secret, so the "no secret" unit vectors have no HTTP twin.
+        return SignatureVectors.all().stream().filter(v -> !v.secrets().isEmpty())
+                .map(v -> Arguments.of(v.toString(), v));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("vectors")
+    void goldenVectorThroughTheEndpoint(String name, Vector v) {
+        String t = provision(v, v.secrets());
+        Response response = send(v, t);
+        if (v.expected() != VerificationFailure.NONE) {
+            response.then().statusCode(401).body("status", equalTo("invalid_signature"))
+                    .body("reason", equalTo(overHttp(v).reason()));
+            assertEquals(0, Db.queued(pool, t), name + ": nothing stored");
+        } else if (v.handshake() != null) {
+            response.then().statusCode(200).body("status", nullValue());
+            v.handshake().forEach((field, value) -> response.then().body(field, equalTo(value)));
+            assertEquals(0, Db.queued(pool, t), name + ": a handshake is answered, never buffered");
+        } else {
+            response.then().statusCode(202).body("status", equalTo("buffered"))
+                    .body("eventId", equalTo(expectedEventId(v)));
+            assertEquals(1, Db.queued(pool, t), name);
+        }
+    }
+
+    /**
+     * For every provider: the same event signed anew (with the previous secret, so the signature differs) is a
+     * duplicate of the first, by the provider's own id; a tenant with both secrets accepts both signatures, a
+     * tenant with only the current one refuses the previous one's.
+     */
+    @Test
+    void everyProviderDedupesOnItsOwnIdAndAcceptsEveryActiveSecret() {
+        for (String provider : SignatureVectors.PROVIDERS) {
+            if ("generic".equals(provider)) {
+                continue;
+            }
+            Vector current = named(provider, "valid");
+            Vector previous = named(provider, "valid-previous-secret");
+            assertFalse(current.headers().equals(previous.headers()), provider + ": two different signatures");
+            String both = provision(current, current.secrets());
+            send(current, both).then().statusCode(202).body("status", equalTo("buffered"))
+                    .body("eventId", equalTo(expectedEventId(current)));
+            send(previous, both).then().statusCode(200).body("status", equalTo("deduplicated"))
+                    .body("eventId", equalTo(expectedEventId(current)));
+            assertEquals(1, Db.queued(pool, both), provider + ": one row for one provider event");
+
+            String onlyCurrent = provision(current, List.of(current.secrets().get(0)));
+            send(previous, onlyCurrent).then().statusCode(401).body("reason", equalTo("bad_signature"));
+            send(current, onlyCurrent).then().statusCode(202);
+        }
+    }
+
+    @Test
+    void slackUrlVerificationIsAnsweredWithItsChallengeAndNotBuffered() {
+        Vector handshake = named("slack", "url-verification-handshake");
+        String t = provision(handshake, handshake.secrets());
+        send(handshake, t).then().statusCode(200)
+                .body("challenge", equalTo("3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"))
+                .body("eventId", nullValue());
+        Vector unsigned = named("slack", "url-verification-unsigned");
+        send(unsigned, t).then().statusCode(401).body("challenge", nullValue());
+        assertEquals(0, Db.queued(pool, t));
+        // Events after the handshake are buffered as usual.
+        Vector event = named("slack", "valid");
+        send(event, t).then().statusCode(202);
+        assertEquals(1, Db.queued(pool, t));
+    }
+
+    @Test
+    void zoomUrlValidationIsAnsweredWithTheTokenOfTheSecretThatSignedIt() {
+        Vector handshake = named("zoom", "url-validation-handshake");
+        String t = provision(handshake, handshake.secrets());
+        String signingSecret = handshake.secrets().get(1);
+        String expected = Hex.encode(Hmac.hmacSha256(signingSecret, "qgg8vlvZRS6UYooatFL8Aw".getBytes()));
+        send(handshake, t).then().statusCode(200).body("plainToken", equalTo("qgg8vlvZRS6UYooatFL8Aw"))
+                .body("encryptedToken", equalTo(expected));
+        assertEquals(0, Db.queued(pool, t));
+        // The same handshake signed with a secret the tenant lacks: refused, no token computed.
+        String other = provision(handshake, List.of("zoom-unrelated-secret"));
+        send(handshake, other).then().statusCode(401).body("encryptedToken", nullValue());
+    }
+
+    @Test
+    void hostileHeadersAreOnlyEverA401() {
+        Random random = new Random(0x401L);
+        for (String provider : SignatureVectors.PROVIDERS) {
+            Vector valid = named(provider, "valid");
+            String t = provision(valid, valid.secrets());
+            String header = signatureHeader(valid);
+            for (int i = 0; i < 24; i++) {
+                String value = hostileAscii(random, valid.headers().get(header), i);
+                Map<String, String> headers = new java.util.LinkedHashMap<>(valid.headers());
+                headers.put(header, value);
+                RequestSpecification request = request(new Vector(valid.provider(), valid.name(), valid.description(),
+                        valid.secrets(), valid.publicUrl(), valid.receivedAt(), headers, valid.body(), valid.expected(),
+                        valid.dedupeId(), valid.handshake()));
+                int status = request.when().post("/webhook/" + t).statusCode();
+                assertEquals(401, status, provider + " answered " + status + " to " + header + ": "
+                        + value.substring(0, Math.min(80, value.length())));
+            }
+            assertEquals(0, Db.queued(pool, t), provider);
+        }
+    }
+
+    @Test
+    void aTenantWithAWiderToleranceAcceptsWhatTheDefaultRefuses() {
+        Vector late = named("paddle", "outside-default-tolerance");
+        String strict = provision(late, late.secrets());
+        send(late, strict).then().statusCode(401).body("reason", equalTo("stale_timestamp"));
+        String lenient = tenantFor(late, late.secrets()).toleranceSeconds(30).provision();
+        send(late, lenient).then().statusCode(202);
+    }
+
+    // ---- helpers ----
+
+    private static Vector named(String provider, String name) {
+        return SignatureVectors.of(provider).stream().filter(v -> v.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private static TestTenants tenantFor(Vector v, List<String> secrets) {
+        TestTenants tenant = tenant().provider(v.provider()).secrets(secrets);
+        if (v.publicUrl() != null) {
+            tenant.publicUrl(v.publicUrl());
+        }
+        return tenant;
+    }
+
+    private static String provision(Vector v, List<String> secrets) {
+        return tenantFor(v, secrets).provision();
+    }
+
+    private Response send(Vector v, String tenantId) {
+        if (v.receivedAt() != null) {
+            clock.pin(v.receivedAt());
+        }
+        try {
+            return request(v).when().post("/webhook/" + tenantId);
+        } finally {
+            clock.unpin();
+        }
+    }
+
+    /** The vector's headers and exact body bytes; the content type is sent as is (no charset appended). */
+    private static RequestSpecification request(Vector v) {
+        RequestSpecification request = given().config(RestAssured.config().encoderConfig(
+                EncoderConfig.encoderConfig().appendDefaultContentCharsetToContentTypeIfUndefined(false)));
+        for (Map.Entry<String, String> h : v.headers().entrySet()) {
+            if (h.getKey().equalsIgnoreCase("Content-Type")) {
+                request.contentType(h.getValue());
+            } else {
+                request.header(h.getKey(), h.getValue());
+            }
+        }
+        // RestAssured form-encodes a form content type unless the body is text; the vector's text is already encoded.
+        boolean form = v.headers().getOrDefault("Content-Type", "").startsWith("application/x-www-form-urlencoded");
+        return form ? request.body(new String(v.body(), java.nio.charset.StandardCharsets.UTF_8)) : request.body(v.body());
+    }
+
+    /** HTTP trims header values: a whitespace-only signature header arrives empty, which is a missing one. */
+    private static VerificationFailure overHttp(Vector v) {
+        boolean blankHeader = v.headers().values().stream().anyMatch(String::isBlank);
+        return blankHeader && v.expected() == VerificationFailure.MALFORMED_SIGNATURE
+                ? VerificationFailure.MISSING_SIGNATURE
+                : v.expected();
+    }
+
+    private static String expectedEventId(Vector v) {
+        return v.dedupeId() != null ? v.dedupeId() : Hex.encode(Hmac.sha256(v.body()));
+    }
+
+    private static String signatureHeader(Vector v) {
+        for (String name : v.headers().keySet()) {
+            String n = name.toLowerCase(java.util.Locale.ROOT);
+            if (n.contains("signature") || n.contains("hmac") || n.equals("x-gitlab-token")) {
+                return name;
+            }
+        }
+        throw new IllegalStateException(v + " has no signature header");
+    }
+
+    /** Values an HTTP client can send (visible ASCII and spaces): separators, truncations, mutations, huge. */
+    private static String hostileAscii(Random random, String valid, int i) {
+        return switch (i % 6) {
+            case 0 -> ",,,;;;===   v1=,t=,ts=;h1=";
+            case 1 -> valid + ",,;;==";
+            case 2 -> valid.substring(0, valid.length() / 2);
+            case 3 -> "v1," + "A".repeat(4000) + " " + valid.replace('a', 'b').replace('1', '2');
+            case 4 -> "t=" + "9".repeat(30) + ",v1=" + "0".repeat(64);
+            default -> {
+                StringBuilder sb = new StringBuilder();
+                for (int n = 0; n < 1 + random.nextInt(200); n++) {
+                    sb.append((char) (0x21 + random.nextInt(0x5e)));
+                }
+                yield sb.toString();
+            }
+        };
+    }
+}

@@ -1,0 +1,106 @@
+package io.webhookbuffer.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.webhookbuffer.verify.VerificationFailure;
+
+/**
+ * The golden vectors in {@code src/test/resources/signature-vectors/{provider}.json} (written by
+ * {@code generate.py} there, which computes the signatures independently of the Java code).
+ */
+public final class SignatureVectors {
+
+    /** Every provider with a vector file; the file name is the provider name. */
+    public static final List<String> PROVIDERS = List.of("generic", "stripe", "github", "shopify", "slack",
+            "standard-webhooks", "paddle", "square", "linear", "zoom", "intercom", "gitlab", "twilio");
+
+    private SignatureVectors() {
+    }
+
+    /**
+     * One vector.
+     *
+     * @param receivedAt the receive time the vector was made for (epoch ms); null when the scheme signs no time
+     * @param dedupeId the provider's id an accepted vector carries; null when the body hash is the key
+     * @param handshake the answer's fields for a handshake request; null for an event
+     */
+    public record Vector(String provider, String name, String description, List<String> secrets, String publicUrl,
+            Long receivedAt, Map<String, String> headers, byte[] body, VerificationFailure expected, String dedupeId,
+            Map<String, String> handshake) {
+
+        /** Header lookup as the HTTP layer does it: case-insensitive, null when absent. */
+        public Function<String, String> headerLookup() {
+            Map<String, String> byName = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            byName.putAll(headers);
+            return byName::get;
+        }
+
+        public long receivedAtOrNow() {
+            return receivedAt == null ? System.currentTimeMillis() : receivedAt;
+        }
+
+        @Override
+        public String toString() {
+            return provider + "/" + name;
+        }
+    }
+
+    public static List<Vector> all() {
+        List<Vector> out = new ArrayList<>();
+        for (String provider : PROVIDERS) {
+            out.addAll(of(provider));
+        }
+        return out;
+    }
+
+    public static List<Vector> of(String provider) {
+        String resource = "/signature-vectors/" + provider + ".json";
+        JsonNode root;
+        try (InputStream in = SignatureVectors.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is not on the test classpath");
+            }
+            root = new ObjectMapper().readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Vector> vectors = new ArrayList<>();
+        for (JsonNode node : root) {
+            List<String> secrets = new ArrayList<>();
+            node.get("secrets").forEach(s -> secrets.add(s.textValue()));
+            Map<String, String> headers = new LinkedHashMap<>();
+            node.get("headers").fields().forEachRemaining(e -> headers.put(e.getKey(), e.getValue().textValue()));
+            byte[] body = node.has("bodyBase64") ? Base64.getDecoder().decode(node.get("bodyBase64").textValue())
+                    : node.get("bodyUtf8").textValue().getBytes(StandardCharsets.UTF_8);
+            Map<String, String> handshake = null;
+            if (node.has("handshake")) {
+                handshake = new LinkedHashMap<>();
+                Map<String, String> h = handshake;
+                node.get("handshake").fields().forEachRemaining(e -> h.put(e.getKey(), e.getValue().textValue()));
+            }
+            vectors.add(new Vector(provider, node.get("name").textValue(), node.get("description").textValue(),
+                    secrets, text(node, "publicUrl"), node.has("receivedAt") ? node.get("receivedAt").longValue() : null,
+                    headers, body, VerificationFailure.valueOf(node.get("expected").textValue()),
+                    text(node, "dedupeId"), handshake));
+        }
+        return vectors;
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.textValue();
+    }
+}

@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Writes the provider golden vectors (one JSON file per provider) beside this script.
+
+The signatures are computed here with Python's hmac/hashlib, independently of the Java code under test. Published
+examples (GitHub, Slack, Standard Webhooks) are copied verbatim and cited in their descriptions. Re-run after
+changing a case: python3 generate.py
+"""
+import base64
+import hashlib
+import hmac
+import json
+import os
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NOW = 1767225600  # 2026-01-01T00:00:00Z: the receive time of every generated vector (receivedAt, epoch ms)
+NOW_MS = NOW * 1000
+
+
+def mac(alg, key, content):
+    return hmac.new(key if isinstance(key, bytes) else key.encode(), content.encode() if isinstance(content, str)
+                    else content, alg).digest()
+
+
+def hexs(d):
+    return d.hex()
+
+
+def b64(d):
+    return base64.b64encode(d).decode()
+
+
+def vec(name, description, provider, secrets, headers, body, expected, received_at=NOW_MS, dedupe=None,
+        public_url=None, handshake=None):
+    v = {"name": name, "description": description, "provider": provider, "secrets": secrets,
+         "receivedAt": received_at, "headers": headers}
+    if public_url:
+        v["publicUrl"] = public_url
+    if isinstance(body, bytes):
+        v["bodyBase64"] = b64(body)
+    else:
+        v["bodyUtf8"] = body
+    v["expected"] = expected
+    if expected == "NONE":
+        v["dedupeId"] = dedupe
+    if handshake:
+        v["handshake"] = handshake
+    return v
+
+
+def common(provider, secret, other, sign, body, dedupe, header, ts_cases=True, extra=None, public_url=None):
+    """The cases every provider gets. sign(secret, body, ts) -> headers."""
+    json_ct = {"Content-Type": "application/json"}
+    out = []
+
+    def h(secret_, body_, ts=NOW):
+        d = dict(json_ct)
+        d.update(sign(secret_, body_, ts))
+        return d
+
+    tampered = body.replace("4200", "4201") if "4200" in body else body + " "
+    out.append(vec("valid", "Signed with the current secret at the receive time.", provider, [secret, other],
+                   h(secret, body), body, "NONE", dedupe=dedupe, public_url=public_url))
+    out.append(vec("valid-previous-secret", "Signed with the previous secret: rotation accepts every active secret.",
+                   provider, [secret, other], h(other, body), body, "NONE", dedupe=dedupe, public_url=public_url))
+    out.append(vec("tampered-body", "Valid signature of the original body, sent with one digit changed.", provider,
+                   [secret], h(secret, body), tampered, "BAD_SIGNATURE", public_url=public_url))
+    out.append(vec("wrong-secret", "Signed with a secret the tenant does not have.", provider, [secret],
+                   h("not-the-tenant-secret" if provider != "standard-webhooks" else "whsec_" + b64(b"x" * 24), body),
+                   body, "BAD_SIGNATURE", public_url=public_url))
+    out.append(vec("missing-header", "No " + header + " header.", provider, [secret], dict(json_ct), body,
+                   "MISSING_SIGNATURE", public_url=public_url))
+    if ts_cases:
+        out.append(vec("stale-timestamp", "Correctly signed, but the signed timestamp is one hour before the receive"
+                       " time.", provider, [secret], h(secret, body, NOW - 3600), body, "STALE_TIMESTAMP",
+                       public_url=public_url))
+        out.append(vec("future-timestamp", "Correctly signed, but the signed timestamp is one hour after the receive"
+                       " time (the window is checked both ways).", provider, [secret], h(secret, body, NOW + 3600),
+                       body, "STALE_TIMESTAMP", public_url=public_url))
+        out.append(vec("replayed-later", "The valid request replayed ten minutes later: stale.", provider, [secret],
+                       h(secret, body), body, "STALE_TIMESTAMP", received_at=NOW_MS + 600_000,
+                       public_url=public_url))
+    for i, (mh, desc) in enumerate(extra or []):
+        d = dict(json_ct)
+        d.update(mh)
+        out.append(vec("malformed-%d" % (i + 1), desc, provider, [secret], d, body, "MALFORMED_SIGNATURE",
+                       public_url=public_url))
+    return out
+
+
+def write(provider, vectors):
+    with open(os.path.join(HERE, provider + ".json"), "w") as f:
+        json.dump(vectors, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+
+
+BODY = '{"id":"evt_1NG8Du2eZvKYlo2C","event_id":"Ev0PV52PSDGR","type":"invoice.paid","amount":4200}'
+
+
+def stripe():
+    s, o = "whsec_stripe_current_9f8e7d", "whsec_stripe_previous_1a2b3c"
+    sign = lambda k, b, ts: {"Stripe-Signature": "t=%d,v1=%s,v0=%s" % (ts, hexs(mac(hashlib.sha256, k, "%d.%s" % (ts, b))), "0" * 64)}
+    v = common("stripe", s, o, sign, BODY, "evt_1NG8Du2eZvKYlo2C", "Stripe-Signature", extra=[
+        ({"Stripe-Signature": "v1=" + hexs(mac(hashlib.sha256, s, "%d.%s" % (NOW, BODY)))}, "No t= parameter."),
+        ({"Stripe-Signature": "t=%d" % NOW}, "No v1 signature."),
+        ({"Stripe-Signature": "t=abc,v1=" + hexs(mac(hashlib.sha256, s, "abc." + BODY))}, "Non-numeric timestamp."),
+        ({"Stripe-Signature": "t=%d,,v1=%s" % (NOW, hexs(mac(hashlib.sha256, s, "%d.%s" % (NOW, BODY))))}, "Repeated comma."),
+        ({"Stripe-Signature": "t=%d,v1=zz%s" % (NOW, "0" * 62)}, "v1 is not hex."),
+    ])
+    good = hexs(mac(hashlib.sha256, s, "%d.%s" % (NOW, BODY)))
+    v.append(vec("several-v1-one-matches", "Two v1 signatures (Stripe sends one per active secret); the second matches.",
+                 "stripe", [s], {"Content-Type": "application/json",
+                                 "Stripe-Signature": "t=%d,v1=%s,v1=%s" % (NOW, "ab" * 32, good)}, BODY, "NONE",
+                 dedupe="evt_1NG8Du2eZvKYlo2C"))
+    write("stripe", v)
+
+
+def github():
+    s, o = "gh-webhook-secret-current", "gh-webhook-secret-previous"
+    sign = lambda k, b, ts: {"X-Hub-Signature-256": "sha256=" + hexs(mac(hashlib.sha256, k, b)),
+                             "X-GitHub-Delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958"}
+    v = common("github", s, o, sign, BODY, "72d3162e-cc78-11e3-81ab-4c9367dc0958", "X-Hub-Signature-256", ts_cases=False,
+               extra=[({"X-Hub-Signature-256": hexs(mac(hashlib.sha256, s, BODY))}, "No sha256= prefix."),
+                      ({"X-Hub-Signature-256": "sha1=" + hexs(mac(hashlib.sha1, s, BODY))}, "sha1= instead of sha256=."),
+                      ({"X-Hub-Signature-256": "sha256=" + hexs(mac(hashlib.sha256, s, BODY))[:-2]}, "Truncated hex.")])
+    v.append(vec("github-docs-example", "GitHub's published example: secret \"It's a Secret to Everybody\", payload"
+                 " \"Hello, World!\" (https://docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries"
+                 "#testing-the-webhook-payload-validation).", "github", ["It's a Secret to Everybody"],
+                 {"Content-Type": "application/json", "X-Hub-Signature-256":
+                  "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
+                  "X-GitHub-Delivery": "docs-example-delivery"}, "Hello, World!", "NONE",
+                 dedupe="docs-example-delivery"))
+    write("github", v)
+
+
+def shopify():
+    s, o = "shpss_current_0123456789abcdef", "shpss_previous_fedcba9876543210"
+    sign = lambda k, b, ts: {"X-Shopify-Hmac-Sha256": b64(mac(hashlib.sha256, k, b)),
+                             "X-Shopify-Webhook-Id": "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043"}
+    write("shopify", common("shopify", s, o, sign, BODY, "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043", "X-Shopify-Hmac-Sha256",
+                            ts_cases=False, extra=[
+        ({"X-Shopify-Hmac-Sha256": hexs(mac(hashlib.sha256, s, BODY))}, "Hex instead of base64."),
+        ({"X-Shopify-Hmac-Sha256": "!!" + b64(mac(hashlib.sha256, s, BODY))[2:]}, "Not base64."),
+        ({"X-Shopify-Hmac-Sha256": b64(mac(hashlib.sha1, s, BODY))}, "Base64 of 20 bytes: wrong length.")]))
+
+
+def slack():
+    s, o = "8f742231b10e8888abcd99yyyzzz85a5", "slack-signing-secret-previous"
+    sign = lambda k, b, ts: {"X-Slack-Request-Timestamp": str(ts),
+                             "X-Slack-Signature": "v0=" + hexs(mac(hashlib.sha256, k, "v0:%d:%s" % (ts, b)))}
+    v = common("slack", s, o, sign, BODY, "Ev0PV52PSDGR", "X-Slack-Signature", extra=[
+        ({"X-Slack-Request-Timestamp": str(NOW), "X-Slack-Signature": hexs(mac(hashlib.sha256, s, "v0:%d:%s" % (NOW, BODY)))}, "No v0= prefix."),
+        ({"X-Slack-Signature": "v0=" + hexs(mac(hashlib.sha256, s, "v0:%d:%s" % (NOW, BODY)))}, "No X-Slack-Request-Timestamp."),
+        ({"X-Slack-Request-Timestamp": "-5", "X-Slack-Signature": "v0=" + hexs(mac(hashlib.sha256, s, "v0:-5:" + BODY))}, "Negative timestamp."),
+        ({"X-Slack-Request-Timestamp": "１７６７２２５６００", "X-Slack-Signature": "v0=" + "0" * 64}, "Full-width digits in the timestamp.")])
+    docs_body = ("token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&"
+                 "channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&"
+                 "response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZ"
+                 "RskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c")
+    v.append(vec("slack-docs-example", "Slack's published example (https://api.slack.com/authentication/verifying-"
+                 "requests-from-slack): signing secret 8f742231b10e8888abcd99yyyzzz85a5, timestamp 1531420618, a slash"
+                 " command body; received 10 s after it was signed. It has no event_id: the body hash is the dedupe key.",
+                 "slack", [s], {"Content-Type": "application/x-www-form-urlencoded",
+                                "X-Slack-Request-Timestamp": "1531420618", "X-Slack-Signature":
+                                "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503"},
+                 docs_body, "NONE", received_at=1531420628000, dedupe=None))
+    hs = '{"token":"Jhj5dZrVaK7ZwHHjRyZWjbDl","challenge":"3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P","type":"url_verification"}'
+    v.append(vec("url-verification-handshake", "Slack's url_verification (https://api.slack.com/events/url_verification):"
+                 " verified, then answered with its challenge and not buffered.", "slack", [s],
+                 {"Content-Type": "application/json"} | sign(s, hs, NOW), hs, "NONE", dedupe=None,
+                 handshake={"challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"}))
+    v.append(vec("url-verification-unsigned", "A url_verification with a bad signature is refused, not answered.",
+                 "slack", [s], {"Content-Type": "application/json"} | sign("wrong-secret", hs, NOW), hs,
+                 "BAD_SIGNATURE"))
+    write("slack", v)
+
+
+def standard_webhooks():
+    s, o = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_" + b64(b"previous-standard-webhooks-key!!")
+    key = lambda k: base64.b64decode(k[len("whsec_"):])
+    msg_id = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W"
+
+    def sign(k, b, ts):
+        return {"webhook-id": msg_id, "webhook-timestamp": str(ts),
+                "webhook-signature": "v1," + b64(mac(hashlib.sha256, key(k), "%s.%d.%s" % (msg_id, ts, b)))}
+    good = sign(s, BODY, NOW)["webhook-signature"]
+    v = common("standard-webhooks", s, o, sign, BODY, msg_id, "webhook-signature", extra=[
+        ({"webhook-id": msg_id, "webhook-timestamp": str(NOW), "webhook-signature": good[3:]}, "No v1, prefix."),
+        ({"webhook-timestamp": str(NOW), "webhook-signature": good}, "No webhook-id (it is signed)."),
+        ({"webhook-id": msg_id, "webhook-signature": good}, "No webhook-timestamp."),
+        ({"webhook-id": msg_id, "webhook-timestamp": str(NOW), "webhook-signature": "v1,not*base64"}, "v1 entry is not base64."),
+        ({"webhook-id": msg_id, "webhook-timestamp": str(NOW), "webhook-signature": "v2," + good[3:]}, "Only an unknown version.")])
+    v.append(vec("several-signatures", "Space-separated entries: an asymmetric v1a, a stale v1 and the matching v1.",
+                 "standard-webhooks", [s], {"Content-Type": "application/json", "webhook-id": msg_id,
+                                            "webhook-timestamp": str(NOW),
+                                            "webhook-signature": "v1a,AAAA v1," + b64(b"\0" * 32) + "  " + good},
+                 BODY, "NONE", dedupe=msg_id))
+    svix = {"svix-id": msg_id, "svix-timestamp": str(NOW), "svix-signature": good}
+    v.append(vec("svix-header-names", "The same request with Svix's svix-* header names.", "standard-webhooks", [s],
+                 {"Content-Type": "application/json"} | svix, BODY, "NONE", dedupe=msg_id))
+    spec_body = '{"test": 2432232314}'
+    v.append(vec("spec-example", "The Standard Webhooks reference libraries' shared test vector (secret"
+                 " whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw, id msg_p5jXN8AQM9LWM0D4loKWxJek, timestamp 1614265330,"
+                 " body {\"test\": 2432232314}; https://github.com/standard-webhooks/standard-webhooks, libraries/);"
+                 " received 5 s later.", "standard-webhooks", [s],
+                 {"Content-Type": "application/json", "webhook-id": "msg_p5jXN8AQM9LWM0D4loKWxJek",
+                  "webhook-timestamp": "1614265330",
+                  "webhook-signature": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="},
+                 spec_body, "NONE", received_at=1614265335000, dedupe="msg_p5jXN8AQM9LWM0D4loKWxJek"))
+    write("standard-webhooks", v)
+
+
+def paddle():
+    s, o = "pdl_ntfset_current_secret_key", "pdl_ntfset_previous_secret_key"
+    sign = lambda k, b, ts: {"Paddle-Signature": "ts=%d;h1=%s" % (ts, hexs(mac(hashlib.sha256, k, "%d:%s" % (ts, b))))}
+    v = common("paddle", s, o, sign, BODY, "Ev0PV52PSDGR", "Paddle-Signature", extra=[
+        ({"Paddle-Signature": "h1=" + hexs(mac(hashlib.sha256, s, "%d:%s" % (NOW, BODY)))}, "No ts."),
+        ({"Paddle-Signature": "ts=%d;ts=%d;h1=%s" % (NOW, NOW, hexs(mac(hashlib.sha256, s, "%d:%s" % (NOW, BODY))))}, "Two ts parameters."),
+        ({"Paddle-Signature": "ts=%d,h1=%s" % (NOW, hexs(mac(hashlib.sha256, s, "%d:%s" % (NOW, BODY))))}, "Comma instead of semicolon.")])
+    v.append(vec("within-default-tolerance", "Signed 4 s before the receive time: inside Paddle's 5 s.", "paddle", [s],
+                 {"Content-Type": "application/json"} | sign(s, BODY, NOW - 4), BODY, "NONE", dedupe="Ev0PV52PSDGR"))
+    v.append(vec("outside-default-tolerance", "Signed 6 s before the receive time: outside Paddle's 5 s.", "paddle",
+                 [s], {"Content-Type": "application/json"} | sign(s, BODY, NOW - 6), BODY, "STALE_TIMESTAMP"))
+    write("paddle", v)
+
+
+def square():
+    s, o = "sq0wss-current-signature-key", "sq0wss-previous-signature-key"
+    url = "https://hooks.example.com/webhook/square-shop?source=square"
+    sign = lambda k, b, ts: {"x-square-hmacsha256-signature": b64(mac(hashlib.sha256, k, url + b))}
+    v = common("square", s, o, sign, BODY, "Ev0PV52PSDGR", "x-square-hmacsha256-signature", ts_cases=False,
+               public_url=url, extra=[({"x-square-hmacsha256-signature": hexs(mac(hashlib.sha256, s, url + BODY))}, "Hex, not base64.")])
+    v.append(vec("other-url", "Signed over a different notification URL (the one the request arrived at, behind a"
+                 " proxy): refused.", "square", [s], {"Content-Type": "application/json",
+                 "x-square-hmacsha256-signature": b64(mac(hashlib.sha256, s, "http://10.0.0.5:8080/webhook/square-shop" + BODY))},
+                 BODY, "BAD_SIGNATURE", public_url=url))
+    write("square", v)
+
+
+def linear():
+    s, o = "lin_wh_current_secret", "lin_wh_previous_secret"
+
+    def body_at(ts):
+        return '{"action":"create","type":"Issue","data":{"id":"issue-1"},"webhookTimestamp":%d}' % (ts * 1000)
+
+    def sign(k, b, ts):
+        return {"Linear-Signature": hexs(mac(hashlib.sha256, k, b)), "Linear-Delivery": "234d1a4e-b617-4388-90fe-adc3633d6b72"}
+    json_ct = {"Content-Type": "application/json"}
+    b = body_at(NOW)
+    v = [vec("valid", "Signed body whose webhookTimestamp (ms) is the receive time.", "linear", [s, o],
+             json_ct | sign(s, b, NOW), b, "NONE", dedupe="234d1a4e-b617-4388-90fe-adc3633d6b72"),
+         vec("valid-previous-secret", "Signed with the previous secret.", "linear", [s, o], json_ct | sign(o, b, NOW), b,
+             "NONE", dedupe="234d1a4e-b617-4388-90fe-adc3633d6b72"),
+         vec("tampered-body", "Signature of the body, sent with another issue id.", "linear", [s],
+             json_ct | sign(s, b, NOW), b.replace("issue-1", "issue-2"), "BAD_SIGNATURE"),
+         vec("wrong-secret", "Signed with a secret the tenant does not have.", "linear", [s],
+             json_ct | sign("not-the-tenant-secret", b, NOW), b, "BAD_SIGNATURE"),
+         vec("missing-header", "No Linear-Signature.", "linear", [s], dict(json_ct), b, "MISSING_SIGNATURE"),
+         vec("stale-timestamp", "Correctly signed, webhookTimestamp two minutes before the receive time (Linear: within"
+             " a minute).", "linear", [s], json_ct | sign(s, body_at(NOW - 120), NOW), body_at(NOW - 120), "STALE_TIMESTAMP"),
+         vec("future-timestamp", "Correctly signed, webhookTimestamp two minutes after the receive time.", "linear", [s],
+             json_ct | sign(s, body_at(NOW + 120), NOW), body_at(NOW + 120), "STALE_TIMESTAMP"),
+         vec("malformed-1", "Signature with a sha256= prefix.", "linear", [s],
+             json_ct | {"Linear-Signature": "sha256=" + hexs(mac(hashlib.sha256, s, b))}, b, "MALFORMED_SIGNATURE"),
+         vec("malformed-2", "Signed body without webhookTimestamp.", "linear", [s],
+             json_ct | sign(s, '{"action":"create"}', NOW), '{"action":"create"}', "MALFORMED_SIGNATURE"),
+         vec("malformed-3", "webhookTimestamp is a string.", "linear", [s],
+             json_ct | sign(s, '{"webhookTimestamp":"soon"}', NOW), '{"webhookTimestamp":"soon"}', "MALFORMED_SIGNATURE")]
+    write("linear", v)
+
+
+def zoom():
+    s, o = "zoom_secret_token_current", "zoom_secret_token_previous"
+    sign = lambda k, b, ts: {"x-zm-request-timestamp": str(ts),
+                             "x-zm-signature": "v0=" + hexs(mac(hashlib.sha256, k, "v0:%d:%s" % (ts, b)))}
+    body = '{"event":"meeting.started","event_ts":1767225600000,"payload":{"account_id":"abc","object":{"id":"85"}}}'
+    v = common("zoom", s, o, sign, body, None, "x-zm-signature", extra=[
+        ({"x-zm-request-timestamp": str(NOW), "x-zm-signature": "v1=" + "0" * 64}, "v1= instead of v0=."),
+        ({"x-zm-signature": "v0=" + hexs(mac(hashlib.sha256, s, "v0:%d:%s" % (NOW, body)))}, "No x-zm-request-timestamp.")])
+    hs = '{"payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"},"event_ts":1767225600000,"event":"endpoint.url_validation"}'
+    v.append(vec("url-validation-handshake", "Zoom's endpoint.url_validation (https://developers.zoom.us/docs/api/"
+                 "webhooks/#validate-your-webhook-endpoint): verified, then answered with plainToken and its HMAC"
+                 " (encryptedToken) under the secret token; not buffered.", "zoom", [o, s],
+                 {"Content-Type": "application/json"} | sign(s, hs, NOW), hs, "NONE",
+                 handshake={"plainToken": "qgg8vlvZRS6UYooatFL8Aw",
+                            "encryptedToken": hexs(mac(hashlib.sha256, s, "qgg8vlvZRS6UYooatFL8Aw"))}))
+    write("zoom", v)
+
+
+def intercom():
+    s, o = "intercom-client-secret-current", "intercom-client-secret-previous"
+    body = '{"type":"notification_event","id":"notif_ccd8a4d0-f965-11e3-a367-c779cae3e1b3","topic":"user.created","amount":4200}'
+    sign = lambda k, b, ts: {"X-Hub-Signature": "sha1=" + hexs(mac(hashlib.sha1, k, b))}
+    write("intercom", common("intercom", s, o, sign, body, "notif_ccd8a4d0-f965-11e3-a367-c779cae3e1b3",
+                             "X-Hub-Signature", ts_cases=False, extra=[
+        ({"X-Hub-Signature": "sha256=" + hexs(mac(hashlib.sha256, s, body))}, "sha256= instead of sha1=."),
+        ({"X-Hub-Signature": "sha1=" + hexs(mac(hashlib.sha256, s, body))}, "sha1= with a 32-byte MAC.")]))
+
+
+def gitlab():
+    s, o = "gitlab-secret-token-current", "gitlab-secret-token-previous"
+    body = '{"object_kind":"push","event_name":"push","amount":4200}'
+    sign = lambda k, b, ts: {"X-Gitlab-Token": k, "X-Gitlab-Event-UUID": "13792a34-cac6-4fda-95a8-c58e00a3954e",
+                             "Idempotency-Key": "f5e5f430-f57b-4e6e-9fac-d9128cd7232f"}
+    v = common("gitlab", s, o, sign, body, "f5e5f430-f57b-4e6e-9fac-d9128cd7232f", "X-Gitlab-Token", ts_cases=False)
+    # A token is not a MAC: a changed body still carries the right token. The shared "tampered-body" case is
+    # therefore a pass for GitLab's token scheme, which is exactly what the scheme promises (nothing more).
+    for x in v:
+        if x["name"] == "tampered-body":
+            x["description"] = "GitLab's token does not sign the body: a changed body with the right token passes."
+            x["expected"] = "NONE"
+            x["dedupeId"] = "f5e5f430-f57b-4e6e-9fac-d9128cd7232f"
+    v.append(vec("token-prefix", "The token with a trailing character.", "gitlab", [s],
+                 {"Content-Type": "application/json", "X-Gitlab-Token": s + "x"}, body, "BAD_SIGNATURE"))
+    v.append(vec("uuid-only", "No Idempotency-Key: X-Gitlab-Event-UUID is the dedupe id.", "gitlab", [s],
+                 {"Content-Type": "application/json", "X-Gitlab-Token": s,
+                  "X-Gitlab-Event-UUID": "13792a34-cac6-4fda-95a8-c58e00a3954e"}, body, "NONE",
+                 dedupe="13792a34-cac6-4fda-95a8-c58e00a3954e"))
+    write("gitlab", v)
+
+
+def twilio():
+    s, o = "12345", "twilio-previous-auth-token"
+    url = "https://mycompany.com/myapp.php?foo=1&bar=2"
+    params = [("CallSid", "CA1234567890ABCDE"), ("Caller", "+14158675310"), ("Digits", "1234"),
+              ("From", "+14158675310"), ("To", "+18005551212")]
+    body = urllib.parse.urlencode(params)
+
+    def sig(k, u, ps):
+        return b64(mac(hashlib.sha1, k, u + "".join(n + v for n, v in sorted(ps))))
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    tok = {"I-Twilio-Idempotency-Token": "3f2b1c5e-7d4a-4e8f-9a6b-2c1d0e9f8a7b"}
+    v = [vec("valid", "Inputs of Twilio's security docs example (https://www.twilio.com/docs/usage/security#validating"
+             "-requests: auth token 12345, that URL and parameters); signature computed independently (Python hmac).",
+             "twilio", [s, o], form | tok | {"X-Twilio-Signature": sig(s, url, params)}, body, "NONE",
+             dedupe="3f2b1c5e-7d4a-4e8f-9a6b-2c1d0e9f8a7b", public_url=url),
+         vec("valid-previous-secret", "Signed with the previous auth token.", "twilio", [s, o],
+             form | tok | {"X-Twilio-Signature": sig(o, url, params)}, body, "NONE",
+             dedupe="3f2b1c5e-7d4a-4e8f-9a6b-2c1d0e9f8a7b", public_url=url),
+         vec("reordered-params", "The same parameters in another order in the body: the signature is over the sorted"
+             " parameters, so it still matches.", "twilio", [s],
+             form | tok | {"X-Twilio-Signature": sig(s, url, params)}, urllib.parse.urlencode(list(reversed(params))),
+             "NONE", dedupe="3f2b1c5e-7d4a-4e8f-9a6b-2c1d0e9f8a7b", public_url=url),
+         vec("tampered-body", "Digits changed after signing.", "twilio", [s],
+             form | {"X-Twilio-Signature": sig(s, url, params)}, body.replace("1234", "1235"), "BAD_SIGNATURE",
+             public_url=url),
+         vec("wrong-secret", "Signed with another auth token.", "twilio", [s],
+             form | {"X-Twilio-Signature": sig("54321", url, params)}, body, "BAD_SIGNATURE", public_url=url),
+         vec("other-url", "Signed over the URL seen behind a proxy, not the configured public URL.", "twilio", [s],
+             form | {"X-Twilio-Signature": sig(s, "http://10.0.0.5:8080/webhook/t", params)}, body, "BAD_SIGNATURE",
+             public_url=url),
+         vec("missing-header", "No X-Twilio-Signature.", "twilio", [s], dict(form), body, "MISSING_SIGNATURE",
+             public_url=url),
+         vec("malformed-1", "Hex instead of base64.", "twilio", [s],
+             form | {"X-Twilio-Signature": hexs(mac(hashlib.sha1, s, url))}, body, "MALFORMED_SIGNATURE", public_url=url),
+         vec("json-body", "A JSON body: Twilio signs a bodySHA256 query parameter the configured URL does not carry;"
+             " refused (fail closed).", "twilio", [s],
+             {"Content-Type": "application/json", "X-Twilio-Signature": sig(s, url, [])}, '{"a":1}', "BAD_SIGNATURE",
+             public_url=url)]
+    write("twilio", v)
+
+
+if __name__ == "__main__":
+    for f in (stripe, github, shopify, slack, standard_webhooks, paddle, square, linear, zoom, intercom, gitlab, twilio):
+        f()
