@@ -1,0 +1,113 @@
+package io.webhookbuffer.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.webhookbuffer.testsupport.SignatureVectors;
+import io.webhookbuffer.testsupport.SignatureVectors.Vector;
+
+/** The pure scheme logic: construction checks, the template, the streaming body reader and custom schemes. */
+class SignatureSchemeTests {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void impossibleSchemesAreRefusedAtConstruction() {
+        assertThrows(IllegalArgumentException.class, () -> SignatureScheme.builder().build(), "no header");
+        assertThrows(IllegalArgumentException.class,
+                () -> SignatureScheme.builder("X-S").signedContent("{ts}").build(), "no {body}");
+        assertThrows(IllegalArgumentException.class,
+                () -> SignatureScheme.builder("X-S").signedContent("{ts}.{body}").build(), "{ts} without a source");
+        assertThrows(IllegalArgumentException.class,
+                () -> SignatureScheme.builder("X-S").signedContent("{id}.{body}").build(), "{id} without a header");
+        assertThrows(IllegalArgumentException.class,
+                () -> SignatureScheme.builder("X-S").signedContent("{body").build(), "unclosed");
+        assertThrows(IllegalArgumentException.class,
+                () -> SignatureScheme.builder("X-S").timestampFromHeader(0, "X-T").build(), "zero tolerance");
+        assertThrows(IllegalArgumentException.class,
+                () -> SignatureScheme.builder("X-S").timestampFromParam("t", 300).build(), "param without params");
+        assertThrows(IllegalArgumentException.class,
+                () -> new SchemeVerifier(SignatureScheme.builder("X-S").signedContent("{url}{body}").build(), null),
+                "a URL-signing scheme without a URL");
+    }
+
+    @Test
+    void theTemplateSplitsIntoLiteralsAndPlaceholders() {
+        assertEquals(List.of("v0:", "{ts}", ":", "{body}"), SignatureScheme.parts("v0:{ts}:{body}"));
+        assertEquals(List.of("{id}", ".", "{ts}", ".", "{body}"), SignatureScheme.parts("{id}.{ts}.{body}"));
+        assertEquals(List.of("{url}", "{body}"), SignatureScheme.parts("{url}{body}"));
+    }
+
+    @Test
+    void bodyFieldsAreReadByStreamingAndNeverThrow() {
+        byte[] body = ("{\"skip\":{\"id\":\"nested-not-top\",\"a\":[1,{\"id\":2}]},\"id\":\"evt_1\",\"n\":1767225600000,"
+                + "\"payload\":{\"plainToken\":\"tok\"},\"id\":\"second\"}").getBytes(StandardCharsets.UTF_8);
+        assertEquals("evt_1", JsonFields.text(body, "id"), "top level only; the first of duplicate keys");
+        assertEquals("1767225600000", JsonFields.text(body, "n"));
+        assertEquals("tok", JsonFields.text(body, "payload", "plainToken"));
+        assertNull(JsonFields.text(body, "skip"), "an object is not a text value");
+        assertNull(JsonFields.text(body, "missing"));
+        assertNull(JsonFields.text("[{\"id\":\"x\"}]".getBytes(StandardCharsets.UTF_8), "id"));
+        assertNull(JsonFields.text("{\"id\":\"x\"".getBytes(StandardCharsets.UTF_8), "nope"), "truncated JSON");
+        assertEquals("x", JsonFields.text("{\"id\":\"x\",".getBytes(StandardCharsets.UTF_8), "id"),
+                "the field is read before the rest is parsed");
+        assertNull(JsonFields.text("id=x&a=b".getBytes(StandardCharsets.UTF_8), "id"), "a form body");
+        assertNull(JsonFields.text(new byte[] { (byte) 0xff, 0x00, 0x7b }, "id"));
+        assertNull(JsonFields.text(new byte[0], "id"));
+        assertNull(JsonFields.text("{\"id\":1.5}".getBytes(StandardCharsets.UTF_8), "id"), "not an integer");
+    }
+
+    /** A custom scheme with Stripe's knobs verifies Stripe's vectors exactly as the preset does. */
+    @Test
+    void aCustomSchemeWithAPresetsKnobsBehavesLikeThePreset() throws Exception {
+        SignatureScheme custom = CustomSchemes.parse(JSON.readTree("{\"signatureHeader\":\"Stripe-Signature\","
+                + "\"layout\":\"params\",\"separator\":\",\",\"signatureParam\":\"v1\",\"timestampSource\":\"param\","
+                + "\"timestampParam\":\"t\",\"signedContent\":\"{ts}.{body}\",\"toleranceSeconds\":300,"
+                + "\"dedupeField\":\"id\"}"));
+        assertEquals(Providers.preset("stripe"), custom);
+        SignatureVerifier verifier = Providers.verifier("custom", null, null, custom);
+        for (Vector v : SignatureVectors.of("stripe")) {
+            assertEquals(v.expected(), verifier.verify(v.headerLookup(), v.body(), v.secrets(), v.receivedAt()),
+                    v.toString());
+        }
+    }
+
+    @Test
+    void standardWebhooksKnobsAsACustomSchemeEqualThePreset() throws Exception {
+        SignatureScheme custom = CustomSchemes.parse(JSON.readTree("{\"signatureHeader\":[\"webhook-signature\","
+                + "\"svix-signature\"],\"encoding\":\"base64\",\"prefix\":\"v1,\",\"layout\":\"list\",\"separator\":\" \","
+                + "\"timestampSource\":\"header\",\"timestampHeader\":[\"webhook-timestamp\",\"svix-timestamp\"],"
+                + "\"idHeader\":[\"webhook-id\",\"svix-id\"],\"signedContent\":\"{id}.{ts}.{body}\","
+                + "\"secretEncoding\":\"whsec-base64\",\"dedupeHeader\":[\"webhook-id\",\"svix-id\"]}"));
+        assertEquals(Providers.preset("standard-webhooks"), custom);
+    }
+
+    @Test
+    void storedSchemesThatNoLongerParseVerifyNothing() {
+        assertNull(CustomSchemes.parseStored("{\"signatureHeader\":\"X-S\",\"unknown\":1}"));
+        assertNull(CustomSchemes.parseStored("not json"));
+        assertNull(Providers.verifier("custom", null, null, null), "custom without a scheme: fail closed");
+        assertNull(Providers.verifier("square"), "square without its URL: fail closed");
+        assertNull(Providers.verifier("twilio"), "twilio without its URL: fail closed");
+        assertNull(Providers.verifier("nope"));
+        assertNull(Providers.verifier(null));
+    }
+
+    @Test
+    void problemsNameTheFieldAndNeverTheSecret() {
+        String problem = Providers.problem("standard-webhooks", null, null, null, List.of("whsec_AAAA", "hunter2!"));
+        assertTrue(problem.contains("Secret #2") && !problem.contains("hunter2"), problem);
+        assertNull(Providers.problem("standard-webhooks", null, 60, null, List.of("whsec_AAAA")));
+        assertNull(Providers.problem("square", "https://x.example/hook", null, null, List.of("k")));
+        assertTrue(Providers.problem("square", null, null, null, List.of("k")).contains("publicUrl"));
+    }
+}
