@@ -23,6 +23,9 @@ public class TenantEntity extends PanacheEntityBase {
 
     public boolean active;
 
+    /** Delivery paused by the control plane: ingest still buffers, no replica's drainer sends. */
+    public boolean paused;
+
     public String provider;
 
     /** Signing secrets, current first. Never serialised: the control plane answers with {@link TenantView}. */
