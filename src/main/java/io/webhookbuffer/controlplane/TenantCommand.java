@@ -1,6 +1,10 @@
 package io.webhookbuffer.controlplane;
 
 import java.io.IOException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -10,6 +14,7 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.webhookbuffer.usage.BillingPeriod;
 import io.webhookbuffer.verify.Providers;
 
 /**
@@ -20,7 +25,8 @@ import io.webhookbuffer.verify.Providers;
  */
 record TenantCommand(Boolean active, String provider, List<String> secrets, Integer rateLimit,
         Integer rateWindowSeconds, boolean maxBodyBytesGiven, Integer maxBodyBytes, boolean originUrlGiven,
-        String originUrl, boolean deliveryRateGiven, Integer deliveryRate) {
+        String originUrl, boolean deliveryRateGiven, Integer deliveryRate, boolean billingAnchorGiven,
+        OffsetDateTime billingAnchor, String billingCadence) {
 
     static final int MAX_SECRETS = 10;
     static final int MAX_SECRET_LENGTH = 512;
@@ -28,7 +34,7 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
     static final int MAX_WINDOW_SECONDS = 3600;
     static final int MAX_DELIVERY_RATE = 1_000_000;
     private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
-            "maxBodyBytes", "originUrl", "deliveryRate");
+            "maxBodyBytes", "originUrl", "deliveryRate", "billingAnchor", "billingCadence");
 
     static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
         JsonNode root;
@@ -50,7 +56,40 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
                 integer(root, "rateLimit", 1, MAX_RATE_LIMIT), integer(root, "rateWindowSeconds", 1, MAX_WINDOW_SECONDS),
                 root.has("maxBodyBytes"), nullableInteger(root, "maxBodyBytes", 1, maxBodyCeiling),
                 root.has("originUrl"), originUrl(root),
-                root.has("deliveryRate"), nullableInteger(root, "deliveryRate", 1, MAX_DELIVERY_RATE));
+                root.has("deliveryRate"), nullableInteger(root, "deliveryRate", 1, MAX_DELIVERY_RATE),
+                root.has("billingAnchor"), billingAnchor(root), billingCadence(root));
+    }
+
+    /** An ISO-8601 instant on a whole hour (usage is counted per hour), or null for calendar periods. */
+    private static OffsetDateTime billingAnchor(JsonNode root) {
+        JsonNode node = root.get("billingAnchor");
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        String problem = "'billingAnchor' must be an ISO-8601 time on a whole hour, e.g. 2026-07-01T00:00:00Z, or null.";
+        if (!node.isTextual()) {
+            throw ProblemException.badRequest(problem);
+        }
+        try {
+            OffsetDateTime anchor = OffsetDateTime.parse(node.textValue()).withOffsetSameInstant(ZoneOffset.UTC);
+            if (!anchor.truncatedTo(ChronoUnit.HOURS).equals(anchor)) {
+                throw ProblemException.badRequest(problem);
+            }
+            return anchor;
+        } catch (DateTimeParseException e) {
+            throw ProblemException.badRequest(problem);
+        }
+    }
+
+    private static String billingCadence(JsonNode root) {
+        JsonNode node = root.get("billingCadence");
+        if (node == null) {
+            return null;
+        }
+        if (!node.isTextual() || !BillingPeriod.CADENCES.contains(node.textValue())) {
+            throw ProblemException.badRequest("'billingCadence' must be one of " + BillingPeriod.CADENCES + ".");
+        }
+        return node.textValue();
     }
 
     /** An absolute http(s) URL without query or fragment (batches go to {url}/internal/webhooks/batch), or null. */

@@ -49,6 +49,14 @@ public class TenantEntity extends PanacheEntityBase {
     @Column(name = "delivery_rate")
     public Integer deliveryRate;
 
+    /** Start of the first billing period (a whole hour); null: calendar periods. */
+    @Column(name = "billing_anchor")
+    public OffsetDateTime billingAnchor;
+
+    /** monthly, weekly or daily. */
+    @Column(name = "billing_cadence")
+    public String billingCadence;
+
     @Column(name = "created_at", updatable = false)
     public OffsetDateTime createdAt;
 

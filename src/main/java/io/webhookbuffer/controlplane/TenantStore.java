@@ -113,6 +113,8 @@ public class TenantStore {
         entity.maxBodyBytes = command.maxBodyBytes();
         entity.originUrl = command.originUrl();
         entity.deliveryRate = command.deliveryRate();
+        entity.billingAnchor = command.billingAnchor();
+        entity.billingCadence = command.billingCadence() == null ? "monthly" : command.billingCadence();
         entity.createdAt = now();
         entity.updatedAt = entity.createdAt;
         return entity.persist();
@@ -143,6 +145,16 @@ public class TenantStore {
         if (command.deliveryRateGiven()) {
             entity.deliveryRate = command.deliveryRate();
         }
+        if (command.billingAnchorGiven() && !sameInstant(entity.billingAnchor, command.billingAnchor())) {
+            entity.billingAnchor = command.billingAnchor();
+        }
+        if (command.billingCadence() != null) {
+            entity.billingCadence = command.billingCadence();
+        }
+    }
+
+    private static boolean sameInstant(OffsetDateTime a, OffsetDateTime b) {
+        return a == null ? b == null : b != null && a.isEqual(b);
     }
 
     private static OffsetDateTime now() {

@@ -1,6 +1,7 @@
 package io.webhookbuffer.controlplane;
 
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 
@@ -12,11 +13,14 @@ import io.webhookbuffer.common.Hmac;
  */
 public record TenantView(String tenantId, boolean active, boolean paused, String provider, int secretCount,
         List<String> secretFingerprints, int rateLimit, int rateWindowSeconds, Integer maxBodyBytes,
-        String originUrl, Integer deliveryRate, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+        String originUrl, Integer deliveryRate, OffsetDateTime billingAnchor, String billingCadence,
+        OffsetDateTime createdAt, OffsetDateTime updatedAt) {
 
     static TenantView of(TenantEntity e) {
         return new TenantView(e.tenantId, e.active, e.paused, e.provider, e.secrets.length,
                 Arrays.stream(e.secrets).map(Hmac::fingerprint).toList(), e.rateLimit, e.rateWindowSeconds,
-                e.maxBodyBytes, e.originUrl, e.deliveryRate, e.createdAt, e.updatedAt);
+                e.maxBodyBytes, e.originUrl, e.deliveryRate,
+                e.billingAnchor == null ? null : e.billingAnchor.withOffsetSameInstant(ZoneOffset.UTC),
+                e.billingCadence, e.createdAt, e.updatedAt);
     }
 }
