@@ -1,8 +1,5 @@
 package io.webhookbuffer.controlplane;
 
-import java.security.SecureRandom;
-import java.util.Base64;
-
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
@@ -23,7 +20,6 @@ import io.vertx.mutiny.ext.web.client.WebClient;
 public class ControlPlaneClient {
 
     private static final Logger LOG = Logger.getLogger(ControlPlaneClient.class);
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final ControlConfig config;
     private final WebClient client;
@@ -48,7 +44,7 @@ public class ControlPlaneClient {
         }
         String url = config.url().get().replaceAll("/+$", "") + path;
         String timestamp = Long.toString(System.currentTimeMillis() / 1000);
-        String nonce = nonce();
+        String nonce = CommandSignature.newNonce();
         String signature = CommandSignature.sign(config.secret().get(), timestamp, nonce, body);
         return client.requestAbs(HttpMethod.POST, url)
                 .timeout(config.requestTimeout().toMillis())
@@ -63,11 +59,5 @@ public class ControlPlaneClient {
                     }
                     return response.statusCode();
                 });
-    }
-
-    static String nonce() {
-        byte[] bytes = new byte[18];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 }
