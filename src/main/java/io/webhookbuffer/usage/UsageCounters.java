@@ -23,7 +23,8 @@ public class UsageCounters {
 
     /** One tenant's counters; fetch once per request and count on it. */
     public Tally of(String tenantId) {
-        return tallies.computeIfAbsent(tenantId, id -> new Tally());
+        Tally tally = tallies.get(tenantId); // the common case: a plain read, no bin lock
+        return tally != null ? tally : tallies.computeIfAbsent(tenantId, id -> new Tally());
     }
 
     public void add(String tenantId, UsageMetric metric, long n) {
