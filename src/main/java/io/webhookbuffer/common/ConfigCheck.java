@@ -30,6 +30,14 @@ public final class ConfigCheck {
         return this;
     }
 
+    /** Records {@code problem} (naming the key, the rule and the value) unless {@code ok}. */
+    public ConfigCheck require(boolean ok, String problem) {
+        if (!ok) {
+            problems.add(problem);
+        }
+        return this;
+    }
+
     public List<String> problems() {
         return List.copyOf(problems);
     }

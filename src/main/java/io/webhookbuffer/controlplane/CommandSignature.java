@@ -1,6 +1,7 @@
 package io.webhookbuffer.controlplane;
 
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -16,6 +17,7 @@ import io.webhookbuffer.common.Hmac;
  */
 public final class CommandSignature {
 
+    private static final SecureRandom RANDOM = new SecureRandom();
     private static final Pattern NONCE = Pattern.compile("^[A-Za-z0-9_-]{16,128}$");
     private static final Pattern TIMESTAMP = Pattern.compile("^[0-9]{1,12}$");
     private static final Pattern SIGNATURE = Pattern.compile("^[A-Za-z0-9_-]{43}={0,1}$");
@@ -55,6 +57,13 @@ public final class CommandSignature {
     public static String sign(String secret, String timestamp, String nonce, byte[] body) {
         byte[] mac = Hmac.hmacSha256(secret, (timestamp + "." + nonce + ".").getBytes(StandardCharsets.US_ASCII), body);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(mac);
+    }
+
+    /** A fresh nonce: 18 random bytes, base64url (24 characters). */
+    public static String newNonce() {
+        byte[] bytes = new byte[18];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     private static boolean isBlank(String s) {

@@ -6,7 +6,7 @@ import java.util.Optional;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** Control-plane command authentication ({@code buffer.control.*}). */
+/** The control-plane seam ({@code buffer.control.*}): command authentication and where usage and events go. */
 @ConfigMapping(prefix = "buffer.control")
 public interface ControlConfig {
 
@@ -23,4 +23,14 @@ public interface ControlConfig {
     /** A nonce is remembered this long; at least twice the tolerance so it outlives every acceptable timestamp. */
     @WithDefault("600s")
     Duration nonceTtl();
+
+    /**
+     * The control plane's base URL: usage snapshots go to {@code POST {url}/usage}, lifecycle events to
+     * {@code POST {url}/lifecycle-events}, signed with {@code buffer.control.secret}. Unset: nothing is pushed.
+     */
+    Optional<String> url();
+
+    /** How long a push to the control plane may take before it counts as failed. */
+    @WithDefault("10s")
+    Duration requestTimeout();
 }

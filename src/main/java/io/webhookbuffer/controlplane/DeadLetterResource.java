@@ -33,7 +33,8 @@ import io.webhookbuffer.queue.DrainScheduler;
 
 /**
  * Dead letters of a tenant, as signed commands: {@code GET .../dead-letters} (paged), {@code POST
- * .../dead-letters/replay} and {@code DELETE .../dead-letters}. Replay and purge take their selection in the signed
+ * .../dead-letters/replay} and {@code DELETE .../dead-letters}. Replay and purge answer {@code "replay": true} when
+ * nothing was selected any more (the same command sent again changes nothing). They take their selection in the signed
  * JSON body ({@code {"ids": [...]}} and/or {@code {"from", "to"}}; {@code {}} means all), never in the URL, which the
  * signature does not cover.
  */
@@ -111,7 +112,8 @@ public class DeadLetterResource {
                     if (n > 0) {
                         drains.wake(tenantId);
                     }
-                    return Response.ok(Map.of("replayed", n, "more", n == DeadLetterStore.MAX_PER_COMMAND)).build();
+                    return Response.ok(Map.of("replayed", n, "more", n == DeadLetterStore.MAX_PER_COMMAND,
+                            "replay", n == 0)).build();
                 })
                 .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
@@ -121,7 +123,8 @@ public class DeadLetterResource {
         byte[] raw = body == null ? new byte[0] : body;
         return auth.authenticate(request, raw)
                 .flatMap(ignored -> store.purge(selection(tenantId, raw)))
-                .map(n -> Response.ok(Map.of("purged", n, "more", n == DeadLetterStore.MAX_PER_COMMAND)).build())
+                .map(n -> Response.ok(Map.of("purged", n, "more", n == DeadLetterStore.MAX_PER_COMMAND,
+                        "replay", n == 0)).build())
                 .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 

@@ -26,6 +26,10 @@ public final class ProblemException extends RuntimeException {
         return new ProblemException(Problem.of(404, "Not found", "not_found", detail));
     }
 
+    static ProblemException conflict(String detail) {
+        return new ProblemException(Problem.of(409, "Conflict", "conflict", detail));
+    }
+
     static ProblemException unavailable(String reason, String detail) {
         return new ProblemException(Problem.of(503, "Temporarily unavailable", reason, detail));
     }

@@ -1,6 +1,10 @@
 package io.webhookbuffer.controlplane;
 
 import java.io.IOException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -11,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.webhookbuffer.verify.CustomSchemes;
+import io.webhookbuffer.usage.BillingPeriod;
 import io.webhookbuffer.verify.Providers;
 import io.webhookbuffer.verify.SignatureScheme;
 
@@ -23,7 +28,8 @@ import io.webhookbuffer.verify.SignatureScheme;
 record TenantCommand(Boolean active, String provider, List<String> secrets, Integer rateLimit,
         Integer rateWindowSeconds, boolean maxBodyBytesGiven, Integer maxBodyBytes, boolean originUrlGiven,
         String originUrl, boolean deliveryRateGiven, Integer deliveryRate, boolean publicUrlGiven, String publicUrl,
-        boolean toleranceGiven, Integer toleranceSeconds, boolean customSchemeGiven, String customScheme) {
+        boolean toleranceGiven, Integer toleranceSeconds, boolean customSchemeGiven, String customScheme,
+        boolean billingAnchorGiven, OffsetDateTime billingAnchor, String billingCadence) {
 
     static final int MAX_SECRETS = 10;
     static final int MAX_SECRET_LENGTH = 512;
@@ -31,7 +37,8 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
     static final int MAX_WINDOW_SECONDS = 3600;
     static final int MAX_DELIVERY_RATE = 1_000_000;
     private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
-            "maxBodyBytes", "originUrl", "deliveryRate", "publicUrl", "toleranceSeconds", "customScheme");
+            "maxBodyBytes", "originUrl", "deliveryRate", "publicUrl", "toleranceSeconds", "customScheme",
+            "billingAnchor", "billingCadence");
     static final int MAX_URL_LENGTH = 2048;
 
     static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
@@ -58,7 +65,8 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
                 root.has("publicUrl"), publicUrl(root),
                 root.has("toleranceSeconds"), nullableInteger(root, "toleranceSeconds", 1,
                         SignatureScheme.MAX_TOLERANCE_SECONDS),
-                root.has("customScheme"), customScheme(root));
+                root.has("customScheme"), customScheme(root),
+                root.has("billingAnchor"), billingAnchor(root), billingCadence(root));
     }
 
     /**
@@ -99,6 +107,38 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
             throw ProblemException.badRequest(e.getMessage());
         }
         return node.toString();
+    }
+
+    /** An ISO-8601 instant on a whole hour (usage is counted per hour), or null for calendar periods. */
+    private static OffsetDateTime billingAnchor(JsonNode root) {
+        JsonNode node = root.get("billingAnchor");
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        String problem = "'billingAnchor' must be an ISO-8601 time on a whole hour, e.g. 2026-07-01T00:00:00Z, or null.";
+        if (!node.isTextual()) {
+            throw ProblemException.badRequest(problem);
+        }
+        try {
+            OffsetDateTime anchor = OffsetDateTime.parse(node.textValue()).withOffsetSameInstant(ZoneOffset.UTC);
+            if (!anchor.truncatedTo(ChronoUnit.HOURS).equals(anchor)) {
+                throw ProblemException.badRequest(problem);
+            }
+            return anchor;
+        } catch (DateTimeParseException e) {
+            throw ProblemException.badRequest(problem);
+        }
+    }
+
+    private static String billingCadence(JsonNode root) {
+        JsonNode node = root.get("billingCadence");
+        if (node == null) {
+            return null;
+        }
+        if (!node.isTextual() || !BillingPeriod.CADENCES.contains(node.textValue())) {
+            throw ProblemException.badRequest("'billingCadence' must be one of " + BillingPeriod.CADENCES + ".");
+        }
+        return node.textValue();
     }
 
     /** An absolute http(s) URL without query or fragment (batches go to {url}/internal/webhooks/batch), or null. */

@@ -1,6 +1,12 @@
 package io.webhookbuffer.controlplane;
 
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -10,18 +16,23 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.RestPath;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.QueueInspector;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantInvalidation;
 
 /**
- * Tenant provisioning: {@code PUT /control/tenants/{id}} (idempotent upsert), {@code GET /control/tenants/{id}} and
- * {@code GET /control/tenants/{id}/backlog}.
+ * Tenant provisioning and steering: {@code PUT /control/tenants/{id}} (idempotent upsert; {@code "active": false}
+ * deactivates), {@code GET /control/tenants/{id}}, {@code POST .../pause} and {@code .../resume} (delivery),
+ * {@code POST .../secrets} (rotation) and {@code GET .../backlog}. State-changing commands answer the tenant with
+ * {@code "replay": true} when its state was already so (nothing changed).
  * Every request is a signed command (see {@link CommandAuthenticator}); the signature covers the raw body, which is
  * empty for a GET.
  */
@@ -29,19 +40,24 @@ import io.webhookbuffer.tenant.TenantInvalidation;
 @Produces(MediaType.APPLICATION_JSON)
 public class TenantCommandResource {
 
+    private static final TypeReference<LinkedHashMap<String, Object>> AS_MAP = new TypeReference<>() {
+    };
+
     private final CommandAuthenticator auth;
     private final TenantStore store;
     private final TenantInvalidation invalidation;
     private final QueueInspector queue;
+    private final DrainScheduler drains;
     private final ObjectMapper json;
     private final long maxBodyCeiling;
 
     public TenantCommandResource(CommandAuthenticator auth, TenantStore store, TenantInvalidation invalidation,
-            QueueInspector queue, ObjectMapper json, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodyCeiling) {
+            QueueInspector queue, DrainScheduler drains, ObjectMapper json, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodyCeiling) {
         this.auth = auth;
         this.store = store;
         this.invalidation = invalidation;
         this.queue = queue;
+        this.drains = drains;
         this.json = json;
         this.maxBodyCeiling = maxBodyCeiling.asLongValue();
     }
@@ -55,9 +71,100 @@ public class TenantCommandResource {
                     return TenantCommand.parse(json, raw, maxBodyCeiling);
                 })
                 .flatMap(command -> store.upsert(tenantId, command))
-                .call(view -> invalidation.changed(tenantId))
-                .map(view -> Response.ok(view).build())
+                .call(applied -> applied.replay() ? Uni.createFrom().voidItem() : invalidation.changed(tenantId))
+                .map(this::answer)
                 .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
+    }
+
+    /**
+     * Stops delivery for the tenant on every replica (the flag is in PostgreSQL, read by each drainer with the
+     * tenant's head); ingest keeps buffering. A batch already on its way to the origin completes.
+     */
+    @POST
+    @Path("/pause")
+    public Uni<Response> pause(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
+        return steer(tenantId, request, body, () -> store.setPaused(tenantId, true));
+    }
+
+    /** Resumes delivery: this replica's drainer is woken now; the others' sweeps find the tenant too. */
+    @POST
+    @Path("/resume")
+    public Uni<Response> resume(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
+        return steer(tenantId, request, body, () -> store.setPaused(tenantId, false))
+                .invoke(response -> {
+                    if (response.getStatus() == 200) {
+                        drains.wake(tenantId);
+                    }
+                });
+    }
+
+    /**
+     * Secret rotation: {@code {"add": "<secret>"}} makes it the current secret (the others stay accepted);
+     * {@code {"retire": "<fingerprint>"}} stops accepting the secret with that fingerprint (see GET's
+     * {@code secretFingerprints}).
+     */
+    @POST
+    @Path("/secrets")
+    public Uni<Response> secrets(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
+        byte[] raw = body == null ? new byte[0] : body;
+        return auth.authenticate(request, raw)
+                .flatMap(ignored -> {
+                    requireValidId(tenantId);
+                    SecretChange change = SecretChange.parse(json, raw);
+                    return change.add() != null
+                            ? store.addSecret(tenantId, change.add())
+                            : store.retireSecret(tenantId, change.retire());
+                })
+                .call(applied -> applied == null || applied.replay()
+                        ? Uni.createFrom().voidItem()
+                        : invalidation.changed(tenantId))
+                .map(applied -> answerOrNotFound(tenantId, applied))
+                .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
+    }
+
+    private Uni<Response> steer(String tenantId, HttpServerRequest request, byte[] body,
+            Supplier<Uni<Applied>> command) {
+        byte[] raw = body == null ? new byte[0] : body;
+        return auth.authenticate(request, raw)
+                .flatMap(ignored -> {
+                    requireValidId(tenantId);
+                    requireEmptyObject(raw);
+                    return command.get();
+                })
+                .call(applied -> applied == null || applied.replay()
+                        ? Uni.createFrom().voidItem()
+                        : invalidation.changed(tenantId))
+                .map(applied -> answerOrNotFound(tenantId, applied))
+                .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
+    }
+
+    private Response answerOrNotFound(String tenantId, Applied applied) {
+        if (applied == null) {
+            throw ProblemException.notFound("No tenant '" + tenantId + "'.");
+        }
+        return answer(applied);
+    }
+
+    /** The tenant's view plus {@code replay}. */
+    private Response answer(Applied applied) {
+        Map<String, Object> body = json.convertValue(applied.tenant(), AS_MAP);
+        body.put("replay", applied.replay());
+        return Response.ok(body).build();
+    }
+
+    private void requireEmptyObject(byte[] raw) {
+        if (raw.length == 0) {
+            return;
+        }
+        try {
+            JsonNode root = json.readTree(raw);
+            if (root != null && root.isObject() && root.isEmpty()) {
+                return;
+            }
+        } catch (IOException e) {
+            // refused below
+        }
+        throw ProblemException.badRequest("This command takes no fields: send an empty body or {}.");
     }
 
     @GET

@@ -26,6 +26,9 @@ public class TenantEntity extends PanacheEntityBase {
 
     public boolean active;
 
+    /** Delivery paused by the control plane: ingest still buffers, no replica's drainer sends. */
+    public boolean paused;
+
     public String provider;
 
     /** Signing secrets, current first. Never serialised: the control plane answers with {@link TenantView}. */
@@ -61,6 +64,14 @@ public class TenantEntity extends PanacheEntityBase {
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "custom_scheme", columnDefinition = "jsonb")
     public String customScheme;
+
+    /** Start of the first billing period (a whole hour); null: calendar periods. */
+    @Column(name = "billing_anchor")
+    public OffsetDateTime billingAnchor;
+
+    /** monthly, weekly or daily. */
+    @Column(name = "billing_cadence")
+    public String billingCadence;
 
     @Column(name = "created_at", updatable = false)
     public OffsetDateTime createdAt;

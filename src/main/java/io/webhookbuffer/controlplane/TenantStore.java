@@ -2,12 +2,16 @@ package io.webhookbuffer.controlplane;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.verify.CustomSchemes;
 import io.webhookbuffer.verify.Providers;
@@ -23,20 +27,75 @@ public class TenantStore {
     }
 
     /**
-     * Creates or updates the tenant in one transaction; idempotent (the same command twice leaves the same row).
-     * Two first-time upserts of one id racing: the loser's insert hits the primary key, and the retry finds the row
-     * and updates it.
+     * Creates or updates the tenant in one transaction; idempotent (the same command twice leaves the same row, and
+     * the second answers with replay). Two first-time upserts of one id racing: the loser's insert hits the primary
+     * key, and the retry finds the row and updates it.
      */
-    public Uni<TenantView> upsert(String tenantId, TenantCommand command) {
+    public Uni<Applied> upsert(String tenantId, TenantCommand command) {
         return Panache.withTransaction(() -> TenantEntity.<TenantEntity>findById(tenantId)
-                .flatMap(existing -> existing == null ? create(tenantId, command) : update(existing, command)))
-                .onFailure(TenantStore::isUniqueViolation).retry().atMost(1)
-                .map(TenantView::of);
+                .flatMap(existing -> existing == null
+                        ? create(tenantId, command).map(created -> new Applied(TenantView.of(created), false))
+                        : Uni.createFrom().item(change(existing, entity -> update(entity, command)))))
+                .onFailure(TenantStore::isUniqueViolation).retry().atMost(1);
     }
 
     public Uni<TenantView> find(String tenantId) {
         return Panache.withSession(() -> TenantEntity.<TenantEntity>findById(tenantId))
                 .map(entity -> entity == null ? null : TenantView.of(entity));
+    }
+
+    /** Pauses or resumes delivery; null when there is no such tenant. */
+    public Uni<Applied> setPaused(String tenantId, boolean paused) {
+        return changeExisting(tenantId, entity -> entity.paused = paused);
+    }
+
+    /**
+     * Makes {@code secret} the tenant's current signing secret (first), keeping the others so senders still signing
+     * with an older one are accepted until it is retired. Already current: replay.
+     */
+    public Uni<Applied> addSecret(String tenantId, String secret) {
+        return changeExisting(tenantId, entity -> {
+            List<String> secrets = new ArrayList<>(List.of(entity.secrets));
+            secrets.remove(secret);
+            secrets.add(0, secret);
+            if (secrets.size() > TenantCommand.MAX_SECRETS) {
+                throw ProblemException.conflict("Tenant '" + tenantId + "' already has " + TenantCommand.MAX_SECRETS
+                        + " secrets; retire one first.");
+            }
+            entity.secrets = secrets.toArray(String[]::new);
+        });
+    }
+
+    /** Stops accepting the secret with this fingerprint; already gone: replay. The last secret cannot be retired. */
+    public Uni<Applied> retireSecret(String tenantId, String fingerprint) {
+        return changeExisting(tenantId, entity -> {
+            String[] kept = Arrays.stream(entity.secrets)
+                    .filter(s -> !Hmac.fingerprint(s).equals(fingerprint))
+                    .toArray(String[]::new);
+            if (kept.length == 0) {
+                throw ProblemException.conflict("That is tenant '" + tenantId + "''s only secret; add its successor "
+                        + "before retiring it.");
+            }
+            entity.secrets = kept;
+        });
+    }
+
+    private Uni<Applied> changeExisting(String tenantId, Consumer<TenantEntity> mutation) {
+        return Panache.withTransaction(() -> TenantEntity.<TenantEntity>findById(tenantId)
+                .map(entity -> entity == null ? null : change(entity, mutation)));
+    }
+
+    /** Applies the change; touches updatedAt only when the tenant's state differs, and says replay when it does not. */
+    private static Applied change(TenantEntity entity, Consumer<TenantEntity> mutation) {
+        TenantView before = TenantView.of(entity);
+        mutation.accept(entity);
+        checkScheme(entity);
+        TenantView after = TenantView.of(entity);
+        if (before.equals(after)) {
+            return new Applied(after, true);
+        }
+        entity.updatedAt = now();
+        return new Applied(TenantView.of(entity), false);
     }
 
     private Uni<TenantEntity> create(String tenantId, TenantCommand command) {
@@ -59,12 +118,14 @@ public class TenantStore {
         entity.publicUrl = command.publicUrl();
         entity.toleranceSeconds = command.toleranceSeconds();
         entity.customScheme = command.customScheme();
+        entity.billingAnchor = command.billingAnchor();
+        entity.billingCadence = command.billingCadence() == null ? "monthly" : command.billingCadence();
         entity.createdAt = now();
         entity.updatedAt = entity.createdAt;
         return checkScheme(entity).persist();
     }
 
-    private static Uni<TenantEntity> update(TenantEntity entity, TenantCommand command) {
+    private static void update(TenantEntity entity, TenantCommand command) {
         if (command.active() != null) {
             entity.active = command.active();
         }
@@ -102,8 +163,16 @@ public class TenantStore {
         if (command.customSchemeGiven()) {
             entity.customScheme = command.customScheme();
         }
-        entity.updatedAt = now();
-        return Uni.createFrom().item(checkScheme(entity));
+        if (command.billingAnchorGiven() && !sameInstant(entity.billingAnchor, command.billingAnchor())) {
+            entity.billingAnchor = command.billingAnchor();
+        }
+        if (command.billingCadence() != null) {
+            entity.billingCadence = command.billingCadence();
+        }
+    }
+
+    private static boolean sameInstant(OffsetDateTime a, OffsetDateTime b) {
+        return a == null ? b == null : b != null && a.isEqual(b);
     }
 
     /**

@@ -31,6 +31,8 @@ import io.webhookbuffer.queue.DrainStore;
 import io.webhookbuffer.queue.QueuedEvent;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
+import io.webhookbuffer.usage.UsageCounters;
+import io.webhookbuffer.usage.UsageMetric;
 
 /**
  * Drains each tenant's queue to its origin: one drainer per tenant across the cluster (a fenced lease in
@@ -67,6 +69,7 @@ public class Drainer implements DrainScheduler {
     private final Vertx vertx;
     private final BackoffPolicy backoff;
     private final FairBulkhead bulkhead;
+    private final UsageCounters usage;
     private final Map<String, TenantDrain> drains = new ConcurrentHashMap<>();
     private final Map<String, Guard> breakers = new ConcurrentHashMap<>();
     private final LongAdder delivered = new LongAdder();
@@ -77,8 +80,9 @@ public class Drainer implements DrainScheduler {
     private volatile String sweepFrom = "";
 
     public Drainer(DrainStore store, TenantDirectory tenants, OriginClient client, OriginConfig origin,
-            DeliveryConfig config, Vertx vertx) {
+            DeliveryConfig config, Vertx vertx, UsageCounters usage) {
         this.store = store;
+        this.usage = usage;
         this.tenants = tenants;
         this.client = client;
         this.origin = origin;
@@ -309,6 +313,7 @@ public class Drainer implements DrainScheduler {
                     .flatMap(n -> store.deleteDelivered(tenantId, token, done.toArray(Long[]::new)))
                     .map(deleted -> {
                         delivered.add(deleted);
+                        usage.add(tenantId, UsageMetric.DELIVERED, deleted);
                         if (deleted == done.size()) {
                             advance(batch);
                         } else {
@@ -363,6 +368,7 @@ public class Drainer implements DrainScheduler {
             }
             return store.deadLetter(tenantId, token, ids, statuses, errors).invoke(n -> {
                 deadLettered.add(n);
+                usage.add(tenantId, UsageMetric.DEAD_LETTERED, n);
                 LOG.infof("tenant %s: %d event(s) moved to dead_letters (%s)", tenantId, n, errors[0]);
             });
         }

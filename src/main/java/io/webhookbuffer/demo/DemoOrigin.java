@@ -206,7 +206,7 @@ public final class DemoOrigin implements AutoCloseable {
                 actual.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void respond(HttpExchange exchange, int status, String json) throws IOException {
+    static void respond(HttpExchange exchange, int status, String json) throws IOException {
         byte[] out = json.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, out.length);

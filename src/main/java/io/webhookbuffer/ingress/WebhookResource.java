@@ -30,6 +30,8 @@ import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
+import io.webhookbuffer.usage.UsageCounters;
+import io.webhookbuffer.usage.UsageMetric;
 import io.webhookbuffer.verify.HandshakeAnswer;
 import io.webhookbuffer.verify.SignatureVerifier;
 import io.webhookbuffer.verify.VerificationFailure;
@@ -50,14 +52,16 @@ public class WebhookResource {
     private final TenantDirectory tenants;
     private final TenantActors actors;
     private final IngressConfig config;
+    private final UsageCounters usage;
     private final long unavailableRetryAfter;
     private final String[] forwardHeaders;
     private final ReceiveClock clock;
 
     public WebhookResource(TenantDirectory tenants, TenantActors actors, IngressConfig config, ActorConfig actorConfig,
-            ReceiveClock clock) {
+            ReceiveClock clock, UsageCounters usage) {
         this.tenants = tenants;
         this.clock = clock;
+        this.usage = usage;
         this.actors = actors;
         this.config = config;
         this.unavailableRetryAfter = actorConfig.unavailableRetryAfterSeconds();
@@ -85,6 +89,9 @@ public class WebhookResource {
         if (tenant == null || !tenant.active()) {
             return done(IngressResponses.notFound());
         }
+        // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
+        UsageCounters.Tally tally = usage.of(tenant.id());
+        tally.increment(UsageMetric.RECEIVED);
         if (body.length > tenant.maxBodyBytes(config.maxBodyBytes())) {
             return done(IngressResponses.tooLarge());
         }
@@ -96,6 +103,7 @@ public class WebhookResource {
         }
         VerificationFailure failure = verifier.verify(request::getHeader, body, tenant.secrets(), receivedAt);
         if (failure != VerificationFailure.NONE) {
+            tally.increment(UsageMetric.REJECTED_SIGNATURE);
             return done(IngressResponses.unauthorized(failure));
         }
         HandshakeAnswer handshake = verifier.handshake(request::getHeader, body, tenant.secrets(), receivedAt);
@@ -104,7 +112,20 @@ public class WebhookResource {
         }
         IncomingEvent event = new IncomingEvent(tenant.id(), dedupeKey(verifier.dedupeId(request::getHeader, body), body),
                 body, contentType(request), forwardedHeaders(request), receivedAt);
-        return actors.ingest(tenant, event).thenApply(IngressResponses::of);
+        return actors.ingest(tenant, event).thenApply(result -> {
+            switch (result.kind()) {
+                case BUFFERED -> {
+                    tally.increment(UsageMetric.ACCEPTED);
+                    tally.add(UsageMetric.BYTES_ACCEPTED, body.length);
+                }
+                case DEDUPLICATED -> tally.increment(UsageMetric.DEDUPLICATED);
+                case RATE_LIMITED -> tally.increment(UsageMetric.RATE_LIMITED);
+                default -> {
+                    // 503: not stored, not billed beyond "received"
+                }
+            }
+            return IngressResponses.of(result);
+        });
     }
 
     /** The provider's id, else the SHA-256 of the body: never random, or every retry would look new. */

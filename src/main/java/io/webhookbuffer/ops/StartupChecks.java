@@ -1,5 +1,7 @@
 package io.webhookbuffer.ops;
 
+import java.time.Duration;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -10,11 +12,13 @@ import io.quarkus.runtime.configuration.MemorySize;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.controlplane.ControlConfig;
+import io.webhookbuffer.controlplane.LifecycleConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
 import io.webhookbuffer.tenant.TenantConfig;
+import io.webhookbuffer.usage.UsageConfig;
 
 /** Refuses to start with settings outside their bounds, naming each key, its bound and its value. */
 @ApplicationScoped
@@ -22,9 +26,31 @@ public class StartupChecks {
 
     void check(@Observes StartupEvent event, IngressConfig ingress, QueueConfig queue, ActorConfig actor,
             TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery,
-            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling) {
+            UsageConfig usage, LifecycleConfig lifecycle, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling) {
         problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
         problems(delivery).throwIfAny();
+        problems(control, usage, lifecycle).throwIfAny();
+    }
+
+    /** The seam's jobs: intervals of at least a minute (each run scans tables), paths under the control URL. */
+    public static ConfigCheck problems(ControlConfig control, UsageConfig usage, LifecycleConfig lifecycle) {
+        Duration minute = Duration.ofMinutes(1);
+        ConfigCheck check = new ConfigCheck()
+                .positive("buffer.control.request-timeout", control.requestTimeout())
+                .atLeast("buffer.usage.interval", usage.interval(), minute, "1m: each run sums every active tenant")
+                .positive("buffer.usage.flush-interval", usage.flushInterval())
+                .atLeast("buffer.usage.interval", usage.interval(), usage.flushInterval(), "buffer.usage.flush-interval")
+                .atLeast("buffer.lifecycle.interval", lifecycle.interval(), minute,
+                        "1m: each run scans the queue of every tenant")
+                .positive("buffer.lifecycle.origin-failing-after", lifecycle.originFailingAfter())
+                .range("buffer.lifecycle.batch-size", lifecycle.batchSize(), 1, 1000)
+                .range("buffer.lifecycle.backlog-threshold", lifecycle.backlogThreshold(), 1, Long.MAX_VALUE);
+        control.url().ifPresent(u -> check.require(u.matches("^https?://[^/?#]+(/[^?#]*)?$"),
+                "buffer.control.url must be an absolute http(s) URL without query or fragment, was " + u));
+        check.require(usage.path().startsWith("/"), "buffer.usage.path must start with /, was " + usage.path())
+                .require(lifecycle.path().startsWith("/"),
+                        "buffer.lifecycle.path must start with /, was " + lifecycle.path());
+        return check;
     }
 
     public static ConfigCheck problems(DeliveryConfig delivery) {

@@ -3,8 +3,25 @@ package io.webhookbuffer.queue;
 import java.time.OffsetDateTime;
 
 /**
- * A tenant's queue as an SRE sees it. {@code state} is {@code empty} or {@code pending} (events wait for the
- * drainer); {@code nextAttemptAt} is the earliest time a waiting event may be sent.
+ * A tenant's queue as an SRE sees it. {@code nextAttemptAt} is the earliest time a waiting event may be sent;
+ * {@code leaseHolder} is the replica draining the tenant now (null when none). {@code state} is one of:
+ * {@code paused} (the control plane paused delivery; ingest still buffers), {@code empty}, {@code backing_off}
+ * (the origin failed; nothing is sent before {@code nextAttemptAt}), {@code delivering} (a replica holds the tenant)
+ * or {@code pending} (events wait for a drainer: delivery off, or the next sweep picks them up).
  */
-public record Backlog(long depth, long oldestAgeSeconds, OffsetDateTime nextAttemptAt, String state) {
+public record Backlog(long depth, long oldestAgeSeconds, OffsetDateTime nextAttemptAt, String state, boolean paused,
+        String leaseHolder) {
+
+    static String state(long depth, boolean paused, OffsetDateTime nextAttemptAt, String holder, OffsetDateTime now) {
+        if (paused) {
+            return "paused";
+        }
+        if (depth == 0) {
+            return "empty";
+        }
+        if (nextAttemptAt != null && nextAttemptAt.isAfter(now)) {
+            return "backing_off";
+        }
+        return holder != null ? "delivering" : "pending";
+    }
 }

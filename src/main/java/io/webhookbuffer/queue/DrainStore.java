@@ -46,6 +46,9 @@ public class DrainStore {
      * 15 ms for a 50-row head read behind 30k deleted rows, against well under 1 ms). A row whose id is below the
      * cursor because it committed late is found when the drainer rewinds the cursor to 0, which it does whenever a
      * read comes back empty and at least every few seconds.
+     *
+     * <p>A paused tenant (control plane {@code POST .../pause}) reads as empty, whichever replica holds it: the
+     * drainer goes idle and releases the lease. A batch already sent when the pause lands still completes.
      */
     static final String RENEW_AND_HEAD = """
             WITH lease AS (
@@ -55,7 +58,9 @@ public class DrainStore {
             SELECT q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers, q.received_at, q.attempts,
                    q.next_attempt_at
             FROM lease LEFT JOIN LATERAL (
-                SELECT * FROM event_queue WHERE tenant_id = $1 AND id > $5 ORDER BY id LIMIT $2
+                SELECT * FROM event_queue WHERE tenant_id = $1 AND id > $5
+                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)
+                ORDER BY id LIMIT $2
             ) q ON true""";
 
     /** The origin has these rows: delete exactly them, if we still hold the tenant. */
@@ -91,6 +96,7 @@ public class DrainStore {
      * Tenants after {@code $2} (in id order) with queued rows that no live lease covers: a loose index scan over the
      * primary key (one probe per distinct tenant, not a scan of the rows), then the lease check. The caller pages
      * through with {@code $2}, so tenants late in the order are reached even when more than {@code $1} wait.
+     * Paused tenants are skipped: nothing may be sent for them until they are resumed.
      */
     static final String UNDRAINED_TENANTS = """
             WITH RECURSIVE t AS (
@@ -103,6 +109,7 @@ public class DrainStore {
             SELECT t.tenant_id FROM t
             LEFT JOIN drain_leases l ON l.tenant_id = t.tenant_id AND l.expires_at > now()
             WHERE t.tenant_id IS NOT NULL AND l.tenant_id IS NULL
+              AND NOT EXISTS (SELECT 1 FROM tenants p WHERE p.tenant_id = t.tenant_id AND p.paused)
             LIMIT $1""";
 
     /** A failed row after its attempt was counted. */

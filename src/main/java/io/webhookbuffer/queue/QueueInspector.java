@@ -15,9 +15,14 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class QueueInspector {
 
-    /** Depth, oldest receive time and next attempt of one tenant, through the (tenant_id, id) primary key. */
+    /**
+     * Depth, oldest receive time and next attempt of one tenant, through the (tenant_id, id) primary key; the paused
+     * flag and the live lease's holder by their primary keys.
+     */
     static final String BACKLOG = """
-            SELECT count(*) AS depth, min(received_at) AS oldest, min(next_attempt_at) AS next_attempt
+            SELECT count(*) AS depth, min(received_at) AS oldest, min(next_attempt_at) AS next_attempt,
+                   coalesce((SELECT paused FROM tenants WHERE tenant_id = $1), false) AS paused,
+                   (SELECT holder FROM drain_leases WHERE tenant_id = $1 AND expires_at > now()) AS holder
             FROM event_queue WHERE tenant_id = $1""";
 
     private final Pool pool;
@@ -30,9 +35,13 @@ public class QueueInspector {
         return pool.preparedQuery(BACKLOG).execute(Tuple.of(tenantId)).map(rows -> {
             Row row = rows.iterator().next();
             long depth = row.getLong("depth");
+            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
             OffsetDateTime oldest = row.getOffsetDateTime("oldest");
-            long age = oldest == null ? 0 : Math.max(0, Duration.between(oldest, OffsetDateTime.now(ZoneOffset.UTC)).toSeconds());
-            return new Backlog(depth, age, row.getOffsetDateTime("next_attempt"), depth == 0 ? "empty" : "pending");
+            long age = oldest == null ? 0 : Math.max(0, Duration.between(oldest, now).toSeconds());
+            OffsetDateTime next = row.getOffsetDateTime("next_attempt");
+            boolean paused = row.getBoolean("paused");
+            String holder = depth == 0 ? null : row.getString("holder");
+            return new Backlog(depth, age, next, Backlog.state(depth, paused, next, holder, now), paused, holder);
         });
     }
 }

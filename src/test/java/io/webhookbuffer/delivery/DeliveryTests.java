@@ -301,7 +301,9 @@ class DeliveryTests {
 
         origin.answer(t, batch -> Answer.ok());
         Signed.command("{\"ids\":[" + firstId + "]}").post(path + "/replay").then().statusCode(200)
-                .body("replayed", org.hamcrest.Matchers.equalTo(1));
+                .body("replayed", org.hamcrest.Matchers.equalTo(1)).body("replay", org.hamcrest.Matchers.equalTo(false));
+        Signed.command("{\"ids\":[" + firstId + "]}").post(path + "/replay").then().statusCode(200)
+                .body("replayed", org.hamcrest.Matchers.equalTo(0)).body("replay", org.hamcrest.Matchers.equalTo(true));
         await().atMost(PATIENCE).until(() -> origin.batches(t).stream()
                 .anyMatch(b -> b.events().get(0).get("eventId").asText().equals("dl-1")
                         && b.events().get(0).get("attempts").asInt() == 1 && Db.queued(pool, t) == 0));
@@ -316,6 +318,8 @@ class DeliveryTests {
         await().atMost(PATIENCE).until(() -> deadLetters(t).size() == 1);
         Signed.command("{\"from\":\"2000-01-01T00:00:00Z\"}").delete(path).then().statusCode(200)
                 .body("purged", org.hamcrest.Matchers.equalTo(1));
+        Signed.command("{\"from\":\"2000-01-01T00:00:00Z\"}").delete(path).then().statusCode(200)
+                .body("purged", org.hamcrest.Matchers.equalTo(0)).body("replay", org.hamcrest.Matchers.equalTo(true));
         assertTrue(deadLetters(t).isEmpty());
         io.restassured.RestAssured.given().get(path).then().statusCode(401);
         Signed.command("{\"ids\":[\"x\"]}").post(path + "/replay").then().statusCode(400);

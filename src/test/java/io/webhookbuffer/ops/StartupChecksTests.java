@@ -18,11 +18,13 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.controlplane.ControlConfig;
+import io.webhookbuffer.controlplane.LifecycleConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
 import io.webhookbuffer.tenant.TenantConfig;
+import io.webhookbuffer.usage.UsageConfig;
 
 /** The start-up bounds check, over the real config mappings built by SmallRye Config (no Quarkus). */
 class StartupChecksTests {
@@ -33,7 +35,7 @@ class StartupChecksTests {
         SmallRyeConfig config = new SmallRyeConfigBuilder()
                 .withMapping(IngressConfig.class).withMapping(QueueConfig.class).withMapping(ActorConfig.class)
                 .withMapping(TenantConfig.class).withMapping(DedupeConfig.class).withMapping(ControlConfig.class)
-                .withMapping(DeliveryConfig.class)
+                .withMapping(DeliveryConfig.class).withMapping(UsageConfig.class).withMapping(LifecycleConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter()) // Quarkus's "5m", "4d" forms
                 .withSources(new PropertiesConfigSource(values, "test", 500))
                 .build();
@@ -42,6 +44,8 @@ class StartupChecksTests {
                 config.getConfigMapping(TenantConfig.class), config.getConfigMapping(DedupeConfig.class),
                 config.getConfigMapping(ControlConfig.class), CEILING).problems());
         problems.addAll(StartupChecks.problems(config.getConfigMapping(DeliveryConfig.class)).problems());
+        problems.addAll(StartupChecks.problems(config.getConfigMapping(ControlConfig.class),
+                config.getConfigMapping(UsageConfig.class), config.getConfigMapping(LifecycleConfig.class)).problems());
         return problems;
     }
 
@@ -72,6 +76,18 @@ class StartupChecksTests {
         assertEquals(2, problems.size(), problems.toString());
         assertTrue(problems.contains("buffer.delivery.batch-size must be between 1 and 1000, was 0"), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.delivery.backoff-cap must be at least PT2S")));
+    }
+
+    @Test
+    void controlPlaneSeamBoundsAreChecked() {
+        List<String> problems = problemsWith(Map.of("buffer.usage.interval", "30s", "buffer.lifecycle.batch-size", "0",
+                "buffer.control.url", "ftp://example.com", "buffer.lifecycle.path", "events"));
+        assertEquals(4, problems.size(), problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.usage.interval must be at least PT1M")));
+        assertTrue(problems.contains("buffer.lifecycle.batch-size must be between 1 and 1000, was 0"), problems.toString());
+        assertTrue(problems.contains("buffer.control.url must be an absolute http(s) URL without query or fragment, "
+                + "was ftp://example.com"), problems.toString());
+        assertTrue(problems.contains("buffer.lifecycle.path must start with /, was events"), problems.toString());
     }
 
     @Test

@@ -1,0 +1,31 @@
+package io.webhookbuffer.controlplane;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** The lifecycle-event outbox ({@code buffer.lifecycle.*}). */
+@ConfigMapping(prefix = "buffer.lifecycle")
+public interface LifecycleConfig {
+
+    /** How often milestones are scanned for and undelivered events sent; occurredAt is accurate to this. */
+    @WithDefault("1h")
+    Duration interval();
+
+    /** Where events go, under {@code buffer.control.url}, as {@code {"events": [...]}}. */
+    @WithDefault("/lifecycle-events")
+    String path();
+
+    /** Most events sent per run (the rest wait for the next run). */
+    @WithDefault("50")
+    int batchSize();
+
+    /** origin_failing: a tenant's oldest pending event is older than this (paused tenants excepted). */
+    @WithDefault("15m")
+    Duration originFailingAfter();
+
+    /** backlog_high: a tenant has more than this many events queued. */
+    @WithDefault("10000")
+    long backlogThreshold();
+}

@@ -1,0 +1,151 @@
+package io.webhookbuffer.controlplane;
+
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The lifecycle outbox's SQL. Milestones are found by scanning state, never by hooks in the code paths: a milestone
+ * is a fact about the tables, and an insert with {@code ON CONFLICT (dedupe_key) DO NOTHING} makes seeing it again
+ * harmless. occurredAt is the scan time, so it is accurate to the scan interval.
+ */
+@ApplicationScoped
+public class LifecycleStore {
+
+    /** Scans in one transaction holding this advisory lock, so two replicas never scan at once. */
+    static final long SCAN_LOCK = 0x6c6966656379636cL; // "lifecycl"
+
+    /** First accepted, first delivered, first dead-lettered: from the usage buckets of the last {@code $1}. */
+    static final String FIRSTS = """
+            INSERT INTO lifecycle_events (dedupe_key, type, tenant_id, occurred_at, data)
+            SELECT f.type || ':' || f.tenant_id, f.type, f.tenant_id, now(), '{}'::jsonb
+            FROM (
+                SELECT tenant_id, 'first_event_accepted' AS type FROM usage_buckets
+                    WHERE bucket_start >= $1 AND accepted > 0 GROUP BY tenant_id
+                UNION ALL
+                SELECT tenant_id, 'first_delivery' FROM usage_buckets
+                    WHERE bucket_start >= $1 AND delivered > 0 GROUP BY tenant_id
+                UNION ALL
+                SELECT tenant_id, 'first_dead_letter' FROM usage_buckets
+                    WHERE bucket_start >= $1 AND dead_lettered > 0 GROUP BY tenant_id
+            ) f
+            ORDER BY f.tenant_id, f.type
+            ON CONFLICT (dedupe_key) DO NOTHING""";
+
+    /**
+     * Opens conditions that hold now and are not open yet, and writes their event: origin_failing (oldest pending
+     * event older than {@code $1} ms, tenant not paused) and backlog_high (more than {@code $2} queued).
+     */
+    static final String OPEN = """
+            WITH queues AS (
+                SELECT q.tenant_id, count(*) AS depth, min(q.received_at) AS oldest
+                FROM event_queue q GROUP BY q.tenant_id
+            ), holding AS (
+                SELECT tenant_id, 'origin_failing' AS condition,
+                       jsonb_build_object('oldestPendingAt', oldest, 'depth', depth) AS data
+                FROM queues
+                WHERE oldest < now() - $1 * interval '1 millisecond'
+                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = queues.tenant_id AND t.paused)
+                UNION ALL
+                SELECT tenant_id, 'backlog_high', jsonb_build_object('depth', depth, 'threshold', $2::bigint)
+                FROM queues WHERE depth > $2
+            ), opened AS (
+                INSERT INTO lifecycle_conditions (tenant_id, condition, episode, since)
+                SELECT h.tenant_id, h.condition, nextval('lifecycle_episodes'), now() FROM holding h
+                ON CONFLICT (tenant_id, condition) DO NOTHING
+                RETURNING tenant_id, condition, episode
+            )
+            INSERT INTO lifecycle_events (dedupe_key, type, tenant_id, occurred_at, data)
+            SELECT o.condition || ':' || o.tenant_id || ':' || o.episode, o.condition, o.tenant_id, now(), h.data
+            FROM opened o JOIN holding h ON h.tenant_id = o.tenant_id AND h.condition = o.condition
+            ON CONFLICT (dedupe_key) DO NOTHING""";
+
+    /** Closes open conditions that no longer hold, and writes their recovery event (same episode). */
+    static final String CLOSE = """
+            WITH closed AS (
+                DELETE FROM lifecycle_conditions c
+                WHERE CASE c.condition
+                    WHEN 'origin_failing' THEN NOT EXISTS (
+                        SELECT 1 FROM event_queue q WHERE q.tenant_id = c.tenant_id
+                          AND q.received_at < now() - $1 * interval '1 millisecond')
+                      OR EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = c.tenant_id AND t.paused)
+                    WHEN 'backlog_high' THEN (SELECT count(*) FROM event_queue q WHERE q.tenant_id = c.tenant_id) <= $2
+                    ELSE false END
+                RETURNING c.tenant_id, c.condition, c.episode, c.since
+            )
+            INSERT INTO lifecycle_events (dedupe_key, type, tenant_id, occurred_at, data)
+            SELECT CASE c.condition WHEN 'origin_failing' THEN 'origin_recovered' ELSE 'backlog_recovered' END
+                       || ':' || c.tenant_id || ':' || c.episode,
+                   CASE c.condition WHEN 'origin_failing' THEN 'origin_recovered' ELSE 'backlog_recovered' END,
+                   c.tenant_id, now(), jsonb_build_object('since', c.since)
+            FROM closed c
+            ON CONFLICT (dedupe_key) DO NOTHING""";
+
+    static final String UNDELIVERED = """
+            SELECT id, dedupe_key, type, tenant_id, occurred_at, data::text AS data FROM lifecycle_events
+            WHERE delivered_at IS NULL ORDER BY id LIMIT $1""";
+
+    static final String MARK_DELIVERED = "UPDATE lifecycle_events SET delivered_at = now() WHERE id = ANY($1::bigint[])";
+
+    static final String MARK_FAILED = """
+            UPDATE lifecycle_events SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::bigint[])""";
+
+    /** One outbox row as the control plane receives it. */
+    public record LifecycleEvent(long id, String dedupeKey, String type, String tenantId, OffsetDateTime occurredAt,
+            JsonObject data) {
+    }
+
+    private final Pool pool;
+
+    public LifecycleStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Runs the scan under a transaction-scoped advisory lock; completes with the number of events written, or -1 when
+     * another replica is scanning now.
+     */
+    public Uni<Integer> scan(OffsetDateTime firstsSince, long failingAfterMillis, long backlogThreshold) {
+        return pool.withTransaction(conn -> conn.preparedQuery("SELECT pg_try_advisory_xact_lock($1)")
+                .execute(Tuple.of(SCAN_LOCK))
+                .flatMap(rows -> rows.iterator().next().getBoolean(0)
+                        ? scanLocked(conn, firstsSince, failingAfterMillis, backlogThreshold)
+                        : Uni.createFrom().item(-1)));
+    }
+
+    private static Uni<Integer> scanLocked(SqlConnection conn, OffsetDateTime firstsSince, long failingAfterMillis,
+            long backlogThreshold) {
+        Tuple thresholds = Tuple.of(failingAfterMillis, backlogThreshold);
+        return conn.preparedQuery(FIRSTS).execute(Tuple.of(firstsSince)).flatMap(firsts -> conn.preparedQuery(CLOSE)
+                .execute(thresholds).flatMap(closed -> conn.preparedQuery(OPEN).execute(thresholds)
+                        .map(opened -> firsts.rowCount() + closed.rowCount() + opened.rowCount())));
+    }
+
+    public Uni<List<LifecycleEvent>> undelivered(int limit) {
+        return pool.preparedQuery(UNDELIVERED).execute(Tuple.of(limit)).map(rows -> {
+            List<LifecycleEvent> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new LifecycleEvent(r.getLong("id"), r.getString("dedupe_key"), r.getString("type"),
+                        r.getString("tenant_id"), r.getOffsetDateTime("occurred_at"), new JsonObject(r.getString("data"))));
+            }
+            return out;
+        });
+    }
+
+    public Uni<Void> markDelivered(Long[] ids) {
+        return pool.preparedQuery(MARK_DELIVERED).execute(Tuple.of(ids)).replaceWithVoid();
+    }
+
+    public Uni<Void> markFailed(Long[] ids, String error) {
+        return pool.preparedQuery(MARK_FAILED).execute(Tuple.of(ids, error)).replaceWithVoid();
+    }
+}

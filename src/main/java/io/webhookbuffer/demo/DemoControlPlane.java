@@ -1,0 +1,219 @@
+package io.webhookbuffer.demo;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.controlplane.Refusal;
+
+/**
+ * A demo control plane to run beside the buffer: it receives what the buffer sends up, checks each request's
+ * signature ({@code x-timestamp}, {@code x-nonce} remembered for 600 s, {@code x-signature}), upserts usage snapshots
+ * on (tenantId, periodKey), keeps lifecycle events once per {@code dedupeKey}, and can be told to fail. Run it
+ * (after {@code mvn -B package -DskipTests}) with
+ *
+ * <pre>
+ * java -cp 'target/quarkus-app/app/*:target/quarkus-app/lib/main/*' io.webhookbuffer.demo.DemoControlPlane \
+ *      --port 9100 --secret local-demo-control-secret
+ * </pre>
+ *
+ * Endpoints: {@code POST /usage} and {@code POST /lifecycle-events} (the contract), {@code GET /stats} (what it holds)
+ * and {@code POST /mode?status=503} to make it fail ({@code status=200} restores normal service).
+ */
+public final class DemoControlPlane implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(DemoControlPlane.class.getName());
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long TOLERANCE_SECONDS = 300;
+    private static final long NONCE_TTL_MILLIS = 600_000;
+
+    private final HttpServer server;
+    private final List<String> secrets;
+    private volatile int failStatus = 200;
+    private final Map<String, JsonNode> snapshots = new ConcurrentHashMap<>();
+    private final Map<String, JsonNode> events = new ConcurrentHashMap<>();
+    private final List<Integer> eventBatches = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, Long> nonces = new ConcurrentHashMap<>();
+    private final AtomicLong usagePosts = new AtomicLong();
+    private final AtomicLong duplicateEvents = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+
+    public DemoControlPlane(int port, String secret) throws IOException {
+        this.secrets = List.of(secret);
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.createContext("/usage", exchange -> receive(exchange, this::usage));
+        server.createContext("/lifecycle-events", exchange -> receive(exchange, this::lifecycle));
+        server.createContext("/stats", this::stats);
+        server.createContext("/mode", this::mode);
+        server.start();
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT %5$s%n");
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        String secret = options.getOrDefault("secret", System.getenv("BUFFER_CONTROL_SECRET"));
+        if (secret == null || args.length % 2 != 0) {
+            LOG.severe("usage: DemoControlPlane [--port 9100] --secret S (or BUFFER_CONTROL_SECRET)");
+            System.exit(2);
+        }
+        DemoControlPlane plane = new DemoControlPlane(Integer.parseInt(options.getOrDefault("port", "9100")), secret);
+        LOG.info(() -> "demo control plane on http://127.0.0.1:" + plane.port() + " (signatures checked)");
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** Answer every push with this status (200: normal service). */
+    public void answer(int status) {
+        this.failStatus = status;
+    }
+
+    /** The stored snapshot of one tenant's period, or null. */
+    public JsonNode snapshot(String tenantId, String periodKey) {
+        return snapshots.get(tenantId + "\n" + periodKey);
+    }
+
+    public List<JsonNode> snapshots(String tenantId) {
+        return snapshots.values().stream().filter(s -> tenantId.equals(s.path("tenantId").asText())).toList();
+    }
+
+    /** Lifecycle events kept (one per dedupeKey) of a tenant. */
+    public List<JsonNode> events(String tenantId) {
+        return events.values().stream().filter(e -> tenantId.equals(e.path("tenantId").asText()))
+                .sorted((a, b) -> Long.compare(a.path("id").asLong(), b.path("id").asLong())).toList();
+    }
+
+    /** Sizes of the lifecycle batches received, in order. */
+    public List<Integer> eventBatches() {
+        synchronized (eventBatches) {
+            return List.copyOf(eventBatches);
+        }
+    }
+
+    public Map<String, Long> stats() {
+        return Map.of("usagePosts", usagePosts.get(), "snapshots", (long) snapshots.size(),
+                "lifecycleBatches", (long) eventBatches.size(), "events", (long) events.size(),
+                "duplicateEvents", duplicateEvents.get(), "refused", refused.get(), "failed", failed.get());
+    }
+
+    private interface Handler {
+        void handle(JsonNode body) throws IOException;
+    }
+
+    private void receive(HttpExchange exchange, Handler handler) throws IOException {
+        try (exchange) {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            if (!"POST".equals(exchange.getRequestMethod())) {
+                respond(exchange, 405, "{\"error\":\"POST only\"}");
+                return;
+            }
+            String reason = refusal(exchange, body);
+            if (reason != null) {
+                refused.incrementAndGet();
+                LOG.warning(() -> "refused " + exchange.getRequestURI().getPath() + ": " + reason);
+                respond(exchange, 401, "{\"reason\":\"" + reason + "\"}");
+                return;
+            }
+            if (failStatus != 200) {
+                failed.incrementAndGet();
+                respond(exchange, failStatus, "{\"error\":\"told to fail\"}");
+                return;
+            }
+            handler.handle(JSON.readTree(body));
+            respond(exchange, 200, "{\"ok\":true}");
+        } catch (IOException | RuntimeException e) {
+            respond(exchange, 400, "{\"error\":\"unreadable body\"}");
+        }
+    }
+
+    /** The buffer's own check, with the same reasons; the nonce is claimed only for an authentic request. */
+    private String refusal(HttpExchange exchange, byte[] body) {
+        String nonce = exchange.getRequestHeaders().getFirst("x-nonce");
+        Refusal refusal = CommandSignature.check(secrets, exchange.getRequestHeaders().getFirst("x-timestamp"), nonce,
+                exchange.getRequestHeaders().getFirst("x-signature"), body, System.currentTimeMillis() / 1000,
+                TOLERANCE_SECONDS);
+        if (refusal != null) {
+            return refusal.reason();
+        }
+        long now = System.currentTimeMillis();
+        nonces.values().removeIf(expires -> expires < now);
+        return nonces.putIfAbsent(nonce, now + NONCE_TTL_MILLIS) == null ? null : Refusal.REPLAYED_NONCE.reason();
+    }
+
+    private void usage(JsonNode snapshot) {
+        usagePosts.incrementAndGet();
+        String tenant = snapshot.path("tenantId").asText();
+        String periodKey = snapshot.path("periodKey").asText();
+        snapshots.put(tenant + "\n" + periodKey, snapshot); // upsert: the newest full snapshot of the period wins
+        LOG.info(() -> "usage " + tenant + " " + periodKey + " " + snapshot.path("metrics"));
+    }
+
+    private void lifecycle(JsonNode body) {
+        JsonNode list = body.path("events");
+        eventBatches.add(list.size());
+        for (JsonNode event : list) {
+            if (events.putIfAbsent(event.path("dedupeKey").asText(), event) != null) {
+                duplicateEvents.incrementAndGet();
+            } else {
+                LOG.info(() -> "lifecycle " + event.path("type").asText() + " " + event.path("tenantId").asText());
+            }
+        }
+    }
+
+    private void stats(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Map<String, Object> out = new LinkedHashMap<>(stats());
+            out.put("snapshotList", List.copyOf(snapshots.values()));
+            out.put("eventList", List.copyOf(events.values()));
+            respond(exchange, 200, JSON.writeValueAsString(out));
+        }
+    }
+
+    private void mode(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String query = exchange.getRequestURI().getQuery();
+            if (query == null || !query.matches("status=[0-9]{3}")) {
+                respond(exchange, 400, "{\"error\":\"use /mode?status=503 (or 200)\"}");
+                return;
+            }
+            failStatus = Integer.parseInt(query.substring("status=".length()));
+            respond(exchange, 200, "{\"status\":" + failStatus + "}");
+        }
+    }
+
+    private static void respond(HttpExchange exchange, int status, String json) throws IOException {
+        DemoOrigin.respond(exchange, status, json);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        ((ExecutorService) server.getExecutor()).shutdownNow();
+    }
+}

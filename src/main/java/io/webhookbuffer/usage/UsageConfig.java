@@ -1,0 +1,26 @@
+package io.webhookbuffer.usage;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Usage counting and the snapshot push ({@code buffer.usage.*}). */
+@ConfigMapping(prefix = "buffer.usage")
+public interface UsageConfig {
+
+    /** How often a full snapshot of each active tenant's billing period is pushed to the control plane. */
+    @WithDefault("1h")
+    Duration interval();
+
+    /** Where snapshots go, under {@code buffer.control.url}. */
+    @WithDefault("/usage")
+    String path();
+
+    /**
+     * How often each replica adds its in-memory counts to PostgreSQL (and at shutdown). A crash loses at most this
+     * much of that replica's counts.
+     */
+    @WithDefault("10s")
+    Duration flushInterval();
+}

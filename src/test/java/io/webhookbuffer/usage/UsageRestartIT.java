@@ -1,0 +1,82 @@
+package io.webhookbuffer.usage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.webhookbuffer.local.LocalServers;
+import io.webhookbuffer.testsupport.ServiceProcesses;
+
+/**
+ * Usage counts survive a restart of the packaged service: with the periodic flush an hour away, nothing reaches
+ * PostgreSQL while the process runs (no write per event), the graceful shutdown flushes what it counted, and the
+ * restarted process adds to it.
+ */
+class UsageRestartIT {
+
+    private static final String WEBHOOK_SECRET = "restart-webhook-secret";
+    private final ServiceProcesses processes = new ServiceProcesses();
+
+    @AfterEach
+    void stop() {
+        processes.close();
+    }
+
+    @Test
+    void countsAreFlushedAtShutdownAndAddUpAcrossRestarts() throws Exception {
+        String tenant = "restart-" + UUID.randomUUID().toString().substring(0, 8);
+        int port = ServiceProcesses.freePort();
+        Process first = startReplica(port, "usage-1");
+        processes.command(port, tenant, "{\"secrets\":[\"" + WEBHOOK_SECRET + "\"]}");
+        for (int i = 0; i < 5; i++) {
+            assertEquals(202, processes.webhook(port, tenant, WEBHOOK_SECRET, "e" + i));
+        }
+        assertEquals(200, processes.webhook(port, tenant, WEBHOOK_SECRET, "e0"));
+        assertEquals(0, sum(tenant, "received"), "counted in memory only while running");
+
+        stopGracefully(first);
+        assertEquals(6, sum(tenant, "received"));
+        assertEquals(5, sum(tenant, "accepted"));
+        assertEquals(1, sum(tenant, "deduplicated"));
+
+        Process second = startReplica(port, "usage-2");
+        assertEquals(202, processes.webhook(port, tenant, WEBHOOK_SECRET, "e5"));
+        stopGracefully(second);
+        assertEquals(6, sum(tenant, "accepted"), "the restarted process adds to what the first stored");
+        assertEquals(7, sum(tenant, "received"));
+    }
+
+    private Process startReplica(int port, String name) throws Exception {
+        Process p = processes.start(port, name, Map.of("BUFFER_USAGE_FLUSH_INTERVAL", "1h"));
+        processes.awaitReady(port);
+        return p;
+    }
+
+    private static void stopGracefully(Process p) throws InterruptedException {
+        p.destroy(); // SIGTERM: Quarkus runs its shutdown observers
+        assertEquals(true, p.waitFor(60, TimeUnit.SECONDS), "the process stopped");
+    }
+
+    private static long sum(String tenant, String column) throws Exception {
+        LocalServers.Endpoint pg = ServiceProcesses.postgres();
+        String url = "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database();
+        try (Connection c = DriverManager.getConnection(url, pg.user(), null);
+                PreparedStatement s = c.prepareStatement(
+                        "SELECT coalesce(sum(" + column + "), 0) FROM usage_buckets WHERE tenant_id = ?")) {
+            s.setString(1, tenant);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+}
