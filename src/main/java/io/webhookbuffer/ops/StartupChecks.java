@@ -11,6 +11,7 @@ import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
+import io.webhookbuffer.health.HealthConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
@@ -21,10 +22,17 @@ import io.webhookbuffer.tenant.TenantConfig;
 public class StartupChecks {
 
     void check(@Observes StartupEvent event, IngressConfig ingress, QueueConfig queue, ActorConfig actor,
-            TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery,
+            TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery, HealthConfig health,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling) {
         problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
         problems(delivery).throwIfAny();
+        problems(health).throwIfAny();
+    }
+
+    public static ConfigCheck problems(HealthConfig health) {
+        return new ConfigCheck()
+                .positive("buffer.health.timeout", health.timeout())
+                .positive("buffer.health.redis-interval", health.redisInterval());
     }
 
     public static ConfigCheck problems(DeliveryConfig delivery) {
@@ -61,6 +69,8 @@ public class StartupChecks {
                 .range("buffer.queue.max-batch-size", queue.maxBatchSize(), 1, 10_000)
                 .range("buffer.queue.max-concurrent-commits", queue.maxConcurrentCommits(), 1, 64)
                 .positive("buffer.queue.write-timeout", queue.writeTimeout())
+                .positive("buffer.queue.snapshot-interval", queue.snapshotInterval())
+                .range("buffer.queue.snapshot-tenants", queue.snapshotTenants(), 1, 100_000)
                 .range("buffer.actor.mailbox-capacity", actor.mailboxCapacity(), 1, 1_000_000)
                 .range("buffer.actor.recent-ids", actor.recentIds(), 0, 1_000_000)
                 .range("buffer.actor.turn-length", actor.turnLength(), 1, 1_000_000)

@@ -20,6 +20,8 @@ import io.smallrye.config.WithDefault;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
+import io.webhookbuffer.health.HealthConfig;
+import io.webhookbuffer.metrics.MetricsConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
@@ -32,7 +34,8 @@ import io.webhookbuffer.tenant.TenantConfig;
 class ReadmeConfigTableTests {
 
     private static final Class<?>[] MAPPINGS = { IngressConfig.class, TenantConfig.class, OriginConfig.class,
-            ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class };
+            ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class,
+            MetricsConfig.class, HealthConfig.class };
     /** Keys read by the local-mode config source rather than a mapping. */
     private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",
             "buffer.local.data-dir", ".webhook-buffer-data");

@@ -1,0 +1,112 @@
+package io.webhookbuffer.testsupport;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.local.LocalServers;
+import io.webhookbuffer.local.LocalServersConfigSourceFactory;
+
+/**
+ * The packaged service ({@code target/quarkus-app/quarkus-run.jar}) as a real process on the test PostgreSQL and
+ * Redis, for *IT tests: start it with extra environment, wait until ready, send signed commands and webhooks.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private final Process process;
+    private final int port;
+
+    private ServiceProcess(Process process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    /** Starts a replica on a free port; its output goes to target/{name}.log. */
+    public static ServiceProcess start(String name, Map<String, String> extraEnv) throws IOException {
+        int port = freePort();
+        LocalServers.Endpoint pg = LocalServers.postgres(true, null, LocalServersConfigSourceFactory.TEST_DATABASE);
+        LocalServers.Endpoint redis = LocalServers.redis(true);
+        String db = pg.host() + ":" + pg.port() + "/" + pg.database();
+        Map<String, String> env = new HashMap<>();
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://" + db);
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://" + db);
+        env.put("QUARKUS_DATASOURCE_USERNAME", pg.user());
+        env.put("QUARKUS_REDIS_HOSTS", "redis://" + redis.host() + ":" + redis.port());
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("BUFFER_CONTROL_SECRET", Signed.CONTROL_SECRET);
+        env.putAll(extraEnv);
+        String jar = System.getProperty("service.jar", "target/quarkus-app/quarkus-run.jar");
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-jar", jar);
+        pb.environment().putAll(env);
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(new File("target/" + name + ".log"));
+        return new ServiceProcess(pb.start(), port);
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public ServiceProcess awaitReady() {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> HTTP
+                .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        return this;
+    }
+
+    /** A signed PUT /control/tenants/{tenant}; returns the status. */
+    public int command(String tenant, String body) throws IOException, InterruptedException {
+        String ts = Long.toString(System.currentTimeMillis() / 1000);
+        String nonce = Signed.nonce();
+        byte[] raw = body.getBytes(StandardCharsets.UTF_8);
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/control/tenants/" + tenant))
+                .header("content-type", "application/json").header("x-timestamp", ts).header("x-nonce", nonce)
+                .header("x-signature", CommandSignature.sign(Signed.CONTROL_SECRET, ts, nonce, raw))
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(raw)).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
+    /** A webhook with the generic signature under {@code secret} and {@code X-Event-ID: eventId}; returns the status. */
+    public int webhook(String tenant, String secret, String eventId) throws IOException, InterruptedException {
+        byte[] body = ("{\"id\":\"" + eventId + "\"}").getBytes(StandardCharsets.UTF_8);
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhook/" + tenant))
+                .header("content-type", "application/json").header("X-Event-ID", eventId)
+                .header("X-Signature", Hex.encode(Hmac.hmacSha256(secret, body)))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
