@@ -22,6 +22,7 @@ import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.health.HealthConfig;
 import io.webhookbuffer.metrics.MetricsConfig;
+import io.webhookbuffer.ops.StatusConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
@@ -35,7 +36,7 @@ class ReadmeConfigTableTests {
 
     private static final Class<?>[] MAPPINGS = { IngressConfig.class, TenantConfig.class, OriginConfig.class,
             ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class,
-            MetricsConfig.class, HealthConfig.class };
+            MetricsConfig.class, HealthConfig.class, StatusConfig.class };
     /** Keys read by the local-mode config source rather than a mapping. */
     private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",
             "buffer.local.data-dir", ".webhook-buffer-data");
