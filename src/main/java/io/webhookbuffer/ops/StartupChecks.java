@@ -22,11 +22,23 @@ import io.webhookbuffer.tenant.TenantConfig;
 public class StartupChecks {
 
     void check(@Observes StartupEvent event, IngressConfig ingress, QueueConfig queue, ActorConfig actor,
-            TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery, HealthConfig health,
+            TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery,
+            HealthConfig health, StatusConfig status,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling) {
         problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
         problems(delivery).throwIfAny();
         problems(health).throwIfAny();
+        problems(status).throwIfAny();
+    }
+
+    public static ConfigCheck problems(StatusConfig status) {
+        ConfigCheck check = new ConfigCheck()
+                .positive("buffer.status.refresh", status.refresh())
+                .positive("buffer.status.session-ttl", status.sessionTtl());
+        // A guessable token would open the page to anyone who can reach it.
+        status.token().filter(t -> !t.isBlank())
+                .ifPresent(t -> check.range("buffer.status.token (length)", t.length(), 16, 4096));
+        return check;
     }
 
     public static ConfigCheck problems(HealthConfig health) {
