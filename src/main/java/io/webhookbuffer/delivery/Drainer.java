@@ -111,14 +111,15 @@ public class Drainer implements DrainScheduler {
      * Graceful shutdown: stops starting new steps, lets each step in flight finish its batch (it releases its own
      * lease: releasing it under it would let another replica re-send a batch this one is about to delete), then
      * releases the leases parked for a backoff, so other replicas take those tenants over at once instead of when
-     * the wait would have ended. Bounded by {@code buffer.delivery.lease-ttl}: past that the leases expire anyway.
+     * the wait would have ended. Bounded by {@code buffer.delivery.request-timeout} plus a second (a step's longest
+     * stage is the origin's answer), so the whole shutdown fits the pod's grace period; a lease left behind expires.
      */
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
         if (!config.enabled()) {
             return;
         }
-        long deadline = System.nanoTime() + config.leaseTtl().toNanos();
+        long deadline = System.nanoTime() + config.requestTimeout().plusSeconds(1).toNanos();
         while (drains.values().stream().anyMatch(d -> d.running.get()) && System.nanoTime() < deadline) {
             java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L); // shutdown thread only, never an event loop
         }

@@ -18,7 +18,7 @@ public class MetricsProfile extends DeliveryProfile {
         overrides.put("buffer.delivery.circuit-breaker.failure-ratio", "0.5");
         overrides.put("buffer.delivery.circuit-breaker.delay", "1s");
         overrides.put("buffer.delivery.max-attempts", "1000");
-        overrides.put("buffer.metrics.top-tenants", "10000");
+        overrides.put("buffer.metrics.top-tenants", "1000");
         overrides.put("buffer.queue.snapshot-tenants", "10000");
         overrides.put("buffer.queue.snapshot-interval", "1s");
         return overrides;

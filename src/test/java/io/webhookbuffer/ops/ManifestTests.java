@@ -118,7 +118,8 @@ class ManifestTests {
         long grace = pod.get("terminationGracePeriodSeconds").asLong();
         long shutdown = seconds(Manifests.one(Manifests.K8S.resolve("configmap.yaml")).at("/data/QUARKUS_SHUTDOWN_TIMEOUT")
                 .asText());
-        assertTrue(grace >= shutdown + 5 + 10, "grace period covers preStop, the HTTP drain and queued commits");
+        // preStop 5 s + the HTTP drain + queued commits (write-timeout 5 s) + drain steps (request-timeout 10 s + 1 s)
+        assertTrue(grace >= 5 + shutdown + 5 + 11, "grace period covers the whole shutdown: " + grace);
 
         JsonNode service = Manifests.one(Manifests.K8S.resolve("service.yaml"));
         assertEquals(portName, service.at("/spec/ports/0/targetPort").asText());
