@@ -34,6 +34,8 @@ class ArchitectureTests {
                 .should().dependOnClassesThat().resideInAPackage("..metrics..").check(MAIN);
         noClasses().that().resideOutsideOfPackage("..demo..")
                 .should().dependOnClassesThat().resideInAPackage("..demo..").check(MAIN);
+        noClasses().that().resideOutsideOfPackages("..health..", "..metrics..", "..ops..")
+                .should().dependOnClassesThat().resideInAPackage("..health..").check(MAIN);
     }
 
     @Test

@@ -61,6 +61,15 @@ public class TenantActors {
         return actors.estimatedSize();
     }
 
+    /** Events between arrival and answer, summed over the actors alive now (for operators). */
+    public long mailboxDepth() {
+        long depth = 0;
+        for (TenantActor actor : actors.asMap().values()) {
+            depth += actor.outstanding();
+        }
+        return depth;
+    }
+
     @PreDestroy
     void shutdown() {
         executor.shutdown();

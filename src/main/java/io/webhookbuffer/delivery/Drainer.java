@@ -75,14 +75,18 @@ public class Drainer implements DrainScheduler {
     private final LongAdder delivered = new LongAdder();
     private final LongAdder deadLettered = new LongAdder();
     private final LongAdder failedBatches = new LongAdder();
+    /** Origins (scheme://host:port) whose breaker turned the last batch away; removed on the next real send. */
+    private final Map<String, Boolean> openCircuits = new ConcurrentHashMap<>();
+    private final DeliveryListener listener;
     private volatile boolean stopped;
     /** Where the next sweep page starts (tenant id order); empty: from the beginning. */
     private volatile String sweepFrom = "";
 
     public Drainer(DrainStore store, TenantDirectory tenants, OriginClient client, OriginConfig origin,
-            DeliveryConfig config, Vertx vertx, UsageCounters usage) {
+            DeliveryConfig config, Vertx vertx, UsageCounters usage, DeliveryListener listener) {
         this.store = store;
         this.usage = usage;
+        this.listener = listener;
         this.tenants = tenants;
         this.client = client;
         this.origin = origin;
@@ -108,11 +112,55 @@ public class Drainer implements DrainScheduler {
     }
 
     /**
-     * Stops starting new steps. A step in flight finishes its batch and releases its lease itself: releasing it here
-     * would let another replica re-send a batch this one is about to delete.
+     * Graceful shutdown: stops starting new steps, lets each step in flight finish its batch (it releases its own
+     * lease: releasing it under it would let another replica re-send a batch this one is about to delete), then
+     * releases the leases parked for a backoff, so other replicas take those tenants over at once instead of when
+     * the wait would have ended. Bounded by {@code buffer.delivery.request-timeout} plus a second (a step's longest
+     * stage is the origin's answer), so the whole shutdown fits the pod's grace period; a lease left behind expires.
      */
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
+        if (!config.enabled()) {
+            return;
+        }
+        long deadline = System.nanoTime() + config.requestTimeout().plusSeconds(1).toNanos();
+        while (drains.values().stream().anyMatch(d -> d.running.get()) && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L); // shutdown thread only, never an event loop
+        }
+        List<Uni<Void>> releases = new ArrayList<>();
+        for (TenantDrain drain : drains.values()) {
+            Long parked = drain.parked;
+            if (parked != null && !drain.running.get()) {
+                drain.parked = null;
+                releases.add(store.release(drain.tenantId, parked).onFailure().recoverWithNull());
+            }
+        }
+        if (!releases.isEmpty()) {
+            long left = Math.max(1, deadline - System.nanoTime());
+            try {
+                Uni.join().all(releases).andCollectFailures().ifNoItem().after(java.time.Duration.ofNanos(left))
+                        .fail().await().indefinitely();
+                LOG.infof("shutdown: released %d parked drain lease(s)", releases.size());
+            } catch (RuntimeException e) {
+                LOG.warnf("shutdown: drain leases not all released (they expire on their own): %s", e.getMessage());
+            }
+        }
+    }
+
+    /** What the status page shows of a tenant's delivery on this replica; null when this replica never drained it. */
+    public DrainView view(String tenantId) {
+        TenantDrain d = drains.get(tenantId);
+        if (d == null) {
+            return null;
+        }
+        long until = d.notBefore;
+        return new DrainView(d.running.get(), until > System.currentTimeMillis() ? until : 0, d.circuitOpen,
+                d.lastError, d.lastStatus);
+    }
+
+    /** Origins whose breaker is open now (bounded by the number of distinct origins). */
+    public java.util.Set<String> openCircuits() {
+        return java.util.Set.copyOf(openCircuits.keySet());
     }
 
     /** Wakes tenants that have queued rows and no live drainer, a page per interval, cycling through all of them. */
@@ -175,6 +223,12 @@ public class Drainer implements DrainScheduler {
         private long timerId = -1;
         /** Steps that failed in a row (database trouble): their retry backs off like a failing origin. */
         volatile int consecutiveFailures;
+        /** The lease token kept through a backoff wait (see finish), released at shutdown. */
+        volatile Long parked;
+        /** For operators: the last failed attempt's error and status (cleared by a success), breaker state. */
+        volatile String lastError;
+        volatile int lastStatus;
+        volatile boolean circuitOpen;
 
         TenantDrain(String tenantId) {
             this.tenantId = tenantId;
@@ -187,6 +241,7 @@ public class Drainer implements DrainScheduler {
             }
             if (running.compareAndSet(false, true)) {
                 again = false;
+                parked = null; // acquiring renews our own parked lease
                 store.acquire(tenantId, holder, config.leaseTtl().toMillis()).subscribe().with(t -> guard(() -> {
                     if (t == null) {
                         finish(Next.LOST); // another replica drains this tenant
@@ -269,8 +324,36 @@ public class Drainer implements DrainScheduler {
                 return Uni.createFrom().item(Next.waitUntil(System.currentTimeMillis() + config.backoffCap().toMillis()));
             }
             String provider = tenant == null ? "unknown" : tenant.provider();
+            long started = System.nanoTime();
             return guarded(base, () -> client.send(base, tenantId, provider, batch))
+                    .invoke(response -> observe(base, response, System.nanoTime() - started))
                     .flatMap(response -> decide(batch, response));
+        }
+
+        private void observe(String base, OriginResponse response, long nanos) {
+            String origin = originLabel(base);
+            DeliveryListener.Outcome outcome;
+            if (response.status() == CIRCUIT_OPEN) {
+                outcome = DeliveryListener.Outcome.CIRCUIT_OPEN;
+                nanos = 0;
+                openCircuits.put(origin, Boolean.TRUE);
+            } else {
+                outcome = response.success() ? DeliveryListener.Outcome.SUCCESS
+                        : response.retryable() ? DeliveryListener.Outcome.FAILED : DeliveryListener.Outcome.REFUSED;
+                if (outcome != DeliveryListener.Outcome.FAILED) {
+                    // Only what the breaker counts as a success closes it; a failed trial leaves it open.
+                    openCircuits.remove(origin);
+                }
+            }
+            circuitOpen = outcome == DeliveryListener.Outcome.CIRCUIT_OPEN;
+            if (outcome == DeliveryListener.Outcome.SUCCESS) {
+                lastError = null;
+                lastStatus = 0;
+            } else if (!circuitOpen) {
+                lastError = truncate(response.error());
+                lastStatus = response.status();
+            }
+            listener.attempted(outcome, nanos);
         }
 
         private Uni<Next> decide(List<QueuedEvent> batch, OriginResponse response) {
@@ -400,9 +483,10 @@ public class Drainer implements DrainScheduler {
         private void finish(Next next) {
             Long held = token;
             token = null;
-            if (held != null && next.kind() == Next.Kind.WAIT) {
+            if (held != null && next.kind() == Next.Kind.WAIT && !stopped) {
                 // Keep the tenant until the wait ends: other replicas' sweeps skip it meanwhile, our timer takes it
                 // back (same holder), and if we die it is free when the wait would have ended anyway.
+                parked = held;
                 store.park(tenantId, held, next.untilMillis()).subscribe().with(v -> {
                 }, f -> LOG.debugf("lease park for %s failed (it expires on its own): %s", tenantId, f.getMessage()));
             } else if (held != null && next.kind() != Next.Kind.LOST) {
@@ -478,6 +562,17 @@ public class Drainer implements DrainScheduler {
                 .recoverWithItem(f -> new OriginResponse(CIRCUIT_OPEN, 0, Map.of(), "circuit breaker open"))
                 // Anything else (a batch that could not be built or sent) counts as a failed delivery attempt.
                 .onFailure().recoverWithItem(f -> OriginResponse.noAnswer(f.toString()));
+    }
+
+    /** An origin as a metric label and on the status page: scheme://host:port, never a path or credentials. */
+    static String originLabel(String base) {
+        try {
+            java.net.URI uri = java.net.URI.create(base);
+            int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+            return uri.getScheme() + "://" + uri.getHost() + ":" + port;
+        } catch (RuntimeException e) {
+            return "invalid";
+        }
     }
 
     /** Origin-supplied text as PostgreSQL can store it: no NUL characters, at most 1,000 characters. */

@@ -56,12 +56,14 @@ public class WebhookResource {
     private final long unavailableRetryAfter;
     private final String[] forwardHeaders;
     private final ReceiveClock clock;
+    private final IngressListener listener;
 
     public WebhookResource(TenantDirectory tenants, TenantActors actors, IngressConfig config, ActorConfig actorConfig,
-            ReceiveClock clock, UsageCounters usage) {
+            ReceiveClock clock, UsageCounters usage, IngressListener listener) {
         this.tenants = tenants;
         this.clock = clock;
         this.usage = usage;
+        this.listener = listener;
         this.actors = actors;
         this.config = config;
         this.unavailableRetryAfter = actorConfig.unavailableRetryAfterSeconds();
@@ -74,14 +76,24 @@ public class WebhookResource {
 
     @POST
     public Uni<RestResponse<IngressReply>> ingest(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
+        long started = System.nanoTime();
         if (!Tenant.isValidId(tenantId)) {
-            return Uni.createFrom().item(IngressResponses.notFound());
+            return Uni.createFrom().item(observed(IngressResponses.notFound(), started));
         }
         long receivedAt = clock.millis();
         byte[] raw = body == null ? new byte[0] : body;
         return Uni.createFrom().completionStage(tenants.find(tenantId))
                 .onItem().transformToUni(tenant -> Uni.createFrom().completionStage(admit(tenant, request, raw, receivedAt)))
-                .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter));
+                .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter))
+                .map(response -> observed(response, started));
+    }
+
+    private RestResponse<IngressReply> observed(RestResponse<IngressReply> response, long started) {
+        IngestOutcome outcome = IngestOutcome.ofStatus(response.getStatus());
+        if (outcome != null) {
+            listener.answered(outcome, System.nanoTime() - started);
+        }
+        return response;
     }
 
     private CompletionStage<RestResponse<IngressReply>> admit(Tenant tenant, HttpServerRequest request, byte[] body,

@@ -1,5 +1,14 @@
 package io.webhookbuffer.metrics;
 
+import static io.webhookbuffer.metrics.MetricNames.ACTORS_LIVE;
+import static io.webhookbuffer.metrics.MetricNames.COMMITS;
+import static io.webhookbuffer.metrics.MetricNames.COMMITTED_EVENTS;
+import static io.webhookbuffer.metrics.MetricNames.COMMIT_SECONDS;
+import static io.webhookbuffer.metrics.MetricNames.DEAD_LETTERED;
+import static io.webhookbuffer.metrics.MetricNames.DELIVERED;
+import static io.webhookbuffer.metrics.MetricNames.FAILED_BATCHES;
+import static io.webhookbuffer.metrics.MetricNames.MAILBOX_DEPTH;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -12,28 +21,28 @@ import io.webhookbuffer.delivery.Drainer;
 import io.webhookbuffer.queue.BatchStats;
 import io.webhookbuffer.queue.GroupCommitWriter;
 
-/** Group-commit and actor meters. Names are {@code buffer_*} in Prometheus form. */
+/** Group-commit, delivery-total and actor meters over the other packages' counters (names: {@link MetricNames}). */
 @ApplicationScoped
 public class CoreMetrics {
 
     void register(@Observes StartupEvent event, MeterRegistry registry, GroupCommitWriter writer, TenantActors actors,
             Drainer drainer) {
         BatchStats stats = writer.stats();
-        FunctionCounter.builder("buffer.queue.commits", stats, BatchStats::commits)
-                .description("Group commits (one INSERT statement each) run against PostgreSQL").register(registry);
-        FunctionCounter.builder("buffer.queue.committed.events", stats, BatchStats::events)
-                .description("Events carried by group commits (divide by buffer_queue_commits for the mean batch)")
-                .register(registry);
-        FunctionCounter.builder("buffer.queue.commit.seconds", stats, BatchStats::commitSeconds)
-                .description("Time spent waiting for group commits (divide by buffer_queue_commits for the mean)")
-                .register(registry);
-        FunctionCounter.builder("buffer.delivery.delivered", drainer, Drainer::delivered)
-                .description("Events the origin accepted (rows deleted from the queue)").register(registry);
-        FunctionCounter.builder("buffer.delivery.dead.lettered", drainer, Drainer::deadLettered)
-                .description("Events moved to dead_letters").register(registry);
-        FunctionCounter.builder("buffer.delivery.failed.batches", drainer, Drainer::failedBatches)
-                .description("Batches the origin did not accept (retried, split or dead-lettered)").register(registry);
-        Gauge.builder("buffer.actors.live", actors, TenantActors::size)
-                .description("Tenant actors currently in memory").register(registry);
+        FunctionCounter.builder(COMMITS.name(), stats, BatchStats::commits)
+                .description(COMMITS.description()).register(registry);
+        FunctionCounter.builder(COMMITTED_EVENTS.name(), stats, BatchStats::events)
+                .description(COMMITTED_EVENTS.description()).register(registry);
+        FunctionCounter.builder(COMMIT_SECONDS.name(), stats, BatchStats::commitSeconds)
+                .description(COMMIT_SECONDS.description()).register(registry);
+        FunctionCounter.builder(DELIVERED.name(), drainer, Drainer::delivered)
+                .description(DELIVERED.description()).register(registry);
+        FunctionCounter.builder(DEAD_LETTERED.name(), drainer, Drainer::deadLettered)
+                .description(DEAD_LETTERED.description()).register(registry);
+        FunctionCounter.builder(FAILED_BATCHES.name(), drainer, Drainer::failedBatches)
+                .description(FAILED_BATCHES.description()).register(registry);
+        Gauge.builder(ACTORS_LIVE.name(), actors, TenantActors::size)
+                .description(ACTORS_LIVE.description()).register(registry);
+        Gauge.builder(MAILBOX_DEPTH.name(), actors, TenantActors::mailboxDepth)
+                .description(MAILBOX_DEPTH.description()).register(registry);
     }
 }

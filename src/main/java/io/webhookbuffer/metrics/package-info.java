@@ -1,5 +1,7 @@
 /**
- * Micrometer meters over the other packages' counters (exported at /q/metrics). Nothing imports metrics.
- * May depend on: queue, actor, delivery, Micrometer.
+ * Micrometer meters (exported at /q/metrics): every name in {@link io.webhookbuffer.metrics.MetricNames}; the
+ * listener ports of ingress, queue and delivery implemented with meters registered once; gauges over the backlog
+ * snapshot, breakers, Redis and readiness. Nothing imports metrics.
+ * May depend on: ingress, queue, actor, delivery, health (their public types), Micrometer.
  */
 package io.webhookbuffer.metrics;

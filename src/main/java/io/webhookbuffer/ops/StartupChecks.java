@@ -14,6 +14,7 @@ import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.controlplane.LifecycleConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
+import io.webhookbuffer.health.HealthConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
@@ -26,10 +27,13 @@ public class StartupChecks {
 
     void check(@Observes StartupEvent event, IngressConfig ingress, QueueConfig queue, ActorConfig actor,
             TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery,
-            UsageConfig usage, LifecycleConfig lifecycle, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling) {
+            UsageConfig usage, LifecycleConfig lifecycle, HealthConfig health, StatusConfig status,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling) {
         problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
         problems(delivery).throwIfAny();
         problems(control, usage, lifecycle).throwIfAny();
+        problems(health).throwIfAny();
+        problems(status).throwIfAny();
     }
 
     /** The seam's jobs: intervals of at least a minute (each run scans tables), paths under the control URL. */
@@ -51,6 +55,22 @@ public class StartupChecks {
                 .require(lifecycle.path().startsWith("/"),
                         "buffer.lifecycle.path must start with /, was " + lifecycle.path());
         return check;
+    }
+
+    public static ConfigCheck problems(StatusConfig status) {
+        ConfigCheck check = new ConfigCheck()
+                .positive("buffer.status.refresh", status.refresh())
+                .positive("buffer.status.session-ttl", status.sessionTtl());
+        // A guessable token would open the page to anyone who can reach it.
+        status.token().filter(t -> !t.isBlank())
+                .ifPresent(t -> check.range("buffer.status.token (length)", t.length(), 16, 4096));
+        return check;
+    }
+
+    public static ConfigCheck problems(HealthConfig health) {
+        return new ConfigCheck()
+                .positive("buffer.health.timeout", health.timeout())
+                .positive("buffer.health.redis-interval", health.redisInterval());
     }
 
     public static ConfigCheck problems(DeliveryConfig delivery) {
@@ -87,6 +107,8 @@ public class StartupChecks {
                 .range("buffer.queue.max-batch-size", queue.maxBatchSize(), 1, 10_000)
                 .range("buffer.queue.max-concurrent-commits", queue.maxConcurrentCommits(), 1, 64)
                 .positive("buffer.queue.write-timeout", queue.writeTimeout())
+                .positive("buffer.queue.snapshot-interval", queue.snapshotInterval())
+                .range("buffer.queue.snapshot-tenants", queue.snapshotTenants(), 1, 100_000)
                 .range("buffer.actor.mailbox-capacity", actor.mailboxCapacity(), 1, 1_000_000)
                 .range("buffer.actor.recent-ids", actor.recentIds(), 0, 1_000_000)
                 .range("buffer.actor.turn-length", actor.turnLength(), 1, 1_000_000)

@@ -12,12 +12,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Pool;
@@ -98,9 +101,11 @@ public class GroupCommitWriter {
     private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicInteger commitsInFlight = new AtomicInteger();
     private final BatchStats stats = new BatchStats();
+    private final CommitListener listener;
 
-    public GroupCommitWriter(Pool pool, Vertx vertx, QueueConfig config) {
+    public GroupCommitWriter(Pool pool, Vertx vertx, QueueConfig config, CommitListener listener) {
         this.pool = pool;
+        this.listener = listener;
         this.maxBatchSize = config.maxBatchSize();
         this.maxConcurrentCommits = config.maxConcurrentCommits();
         this.writeTimeoutNanos = config.writeTimeout().toNanos();
@@ -115,6 +120,22 @@ public class GroupCommitWriter {
     public void write(IncomingEvent event, Consumer<StoreOutcome> callback) {
         pending.add(new Pending(event, callback));
         flush();
+    }
+
+    /**
+     * Graceful shutdown: runs after the HTTP server stopped taking requests ({@code quarkus.shutdown.timeout}) and
+     * before the pool closes, and waits until every queued event is committed or answered, at most
+     * {@code buffer.queue.write-timeout} plus a sweep: a sender that was promised an answer gets the true one.
+     */
+    void finishInFlight(@Observes ShutdownEvent event) {
+        long deadline = System.nanoTime() + writeTimeoutNanos + writeTimeoutNanos / 4 + 100_000_000L;
+        if (pending.isEmpty() && inFlight.isEmpty()) {
+            return;
+        }
+        LOG.infof("shutdown: finishing %d queued and %d in-flight group commit(s)", pending.size(), inFlight.size());
+        while ((!pending.isEmpty() || !inFlight.isEmpty()) && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(5_000_000L); // the shutdown thread, never an event loop
+        }
     }
 
     /** Sizes of the commits so far, for the benchmark and operators. */
@@ -173,7 +194,9 @@ public class GroupCommitWriter {
                             .andThen(done -> connection.close());
                 })
                 .onComplete(result -> {
-                    stats.record(batch.size(), System.nanoTime() - commit.startedNanos());
+                    long nanos = System.nanoTime() - commit.startedNanos();
+                    stats.record(batch.size(), nanos);
+                    listener.committed(batch.size(), nanos);
                     inFlight.remove(commit);
                     // The slot is freed only when the database has answered (or the connection was closed by the
                     // sweeper), so a hung database cannot collect an unbounded number of concurrent commits.

@@ -24,4 +24,15 @@ public interface QueueConfig {
     /** A write not answered within this time is reported as failed (503) to its senders. */
     @WithDefault("5s")
     Duration writeTimeout();
+
+    /**
+     * How often the backlog snapshot (depth, oldest age and dead letters, overall and for the tenants that need
+     * attention) is read from PostgreSQL for the metrics and the status page. Scrapes and page views never query.
+     */
+    @WithDefault("15s")
+    Duration snapshotInterval();
+
+    /** How many tenants the snapshot keeps: the oldest backlogs, and separately the latest dead letters. */
+    @WithDefault("100")
+    int snapshotTenants();
 }

@@ -21,6 +21,9 @@ import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.controlplane.LifecycleConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
+import io.webhookbuffer.health.HealthConfig;
+import io.webhookbuffer.metrics.MetricsConfig;
+import io.webhookbuffer.ops.StatusConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
@@ -35,7 +38,7 @@ class ReadmeConfigTableTests {
 
     private static final Class<?>[] MAPPINGS = { IngressConfig.class, TenantConfig.class, OriginConfig.class,
             ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class,
-            UsageConfig.class, LifecycleConfig.class };
+            UsageConfig.class, LifecycleConfig.class, MetricsConfig.class, HealthConfig.class, StatusConfig.class };
     /** Keys read by the local-mode config source rather than a mapping. */
     private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",
             "buffer.local.data-dir", ".webhook-buffer-data");

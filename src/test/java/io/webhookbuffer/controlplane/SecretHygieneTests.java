@@ -13,6 +13,9 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.webhookbuffer.common.Hex;
@@ -61,6 +64,51 @@ class SecretHygieneTests {
         String log = Files.readString(LOG, StandardCharsets.UTF_8);
         for (String secret : List.of(current, previous, signature, Signed.CONTROL_SECRET)) {
             assertFalse(log.contains(secret), "the log contains a secret or signature");
+        }
+    }
+
+    /**
+     * One ingest, with a known secret, its signature, credentials in headers and a marker in the body: the JSON log
+     * line of that request carries requestId, tenantId and eventId as fields, and no line anywhere carries the
+     * secret, the signature, a credential or the body.
+     */
+    @Test
+    void jsonLogCarriesRequestTenantAndEventIdsButNoSecretCredentialOrBody() throws IOException {
+        String secret = "hygiene-json-" + UUID.randomUUID();
+        String id = "hyj-" + UUID.randomUUID().toString().substring(0, 12);
+        String requestId = "req-" + UUID.randomUUID();
+        String eventId = "evt-" + UUID.randomUUID();
+        String marker = "body-marker-" + UUID.randomUUID();
+        String bearer = "bearer-" + UUID.randomUUID();
+        String apiKey = "apikey-" + UUID.randomUUID();
+        byte[] body = ("{\"marker\":\"" + marker + "\"}").getBytes(StandardCharsets.UTF_8);
+        String signature = Hex.encode(Hmac.hmacSha256(secret, body));
+        Signed.command("{\"secrets\":[\"" + secret + "\"]}").put("/control/tenants/" + id).then().statusCode(200);
+
+        Response r = Signed.webhook(secret, body).header("X-Event-ID", eventId).header("X-Request-ID", requestId)
+                .header("Authorization", "Bearer " + bearer).header("X-Api-Key", apiKey).post("/webhook/" + id);
+        assertTrue(r.statusCode() == 202, "stored");
+        assertTrue(requestId.equals(r.header("X-Request-ID")), "the request id is echoed");
+        Signed.webhook("wrong-" + secret, body).header("Authorization", "Bearer " + bearer).post("/webhook/" + id)
+                .then().statusCode(401);
+
+        ObjectMapper json = new ObjectMapper();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> Files
+                .readString(LOG, StandardCharsets.UTF_8).contains(requestId));
+        List<String> lines = Files.readAllLines(LOG, StandardCharsets.UTF_8);
+        JsonNode line = null;
+        for (String l : lines) {
+            if (l.contains(requestId)) {
+                line = json.readTree(l);
+            }
+        }
+        assertTrue(line != null && line.has("mdc"), "the request's line is JSON with its log context");
+        assertTrue(requestId.equals(line.get("mdc").path("requestId").asText()), "requestId field");
+        assertTrue(id.equals(line.get("mdc").path("tenantId").asText()), "tenantId field");
+        assertTrue(eventId.equals(line.get("mdc").path("eventId").asText()), "eventId field");
+        String log = String.join("\n", lines);
+        for (String leaked : List.of(secret, signature, marker, bearer, apiKey)) {
+            assertFalse(log.contains(leaked), "the log contains a secret, signature, credential or body");
         }
     }
 }

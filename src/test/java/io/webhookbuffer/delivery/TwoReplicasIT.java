@@ -2,11 +2,12 @@ package io.webhookbuffer.delivery;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
-import io.webhookbuffer.testsupport.ServiceProcesses;
+import io.webhookbuffer.testsupport.ServiceProcess;
 
 /**
  * Two replicas of the packaged service, as real processes, on one PostgreSQL and one Redis: they share a backlog
@@ -26,11 +27,11 @@ import io.webhookbuffer.testsupport.ServiceProcesses;
 class TwoReplicasIT {
 
     private static final String WEBHOOK_SECRET = "replicas-webhook-secret";
-    private final ServiceProcesses processes = new ServiceProcesses();
+    private final List<ServiceProcess> replicas = new ArrayList<>();
 
     @AfterEach
     void stopReplicas() {
-        processes.close();
+        replicas.forEach(ServiceProcess::close);
     }
 
     @Test
@@ -38,24 +39,23 @@ class TwoReplicasIT {
         try (FakeOrigin origin = new FakeOrigin()) {
             String tenant = "replicas-" + UUID.randomUUID().toString().substring(0, 8);
             origin.answer(tenant, batch -> new Answer(200, Map.of(), "", 20)); // slow enough for an overlap to show
-            int portA = freePort();
-            int portB = freePort();
-            Process a = start(portA, origin.baseUrl(), "a");
-            start(portB, origin.baseUrl(), "b");
-            awaitReady(portA);
-            awaitReady(portB);
-            processes.command(portA, tenant, "{\"secrets\":[\"" + WEBHOOK_SECRET + "\"],\"rateLimit\":100000,\"rateWindowSeconds\":1}");
+            ServiceProcess a = start(origin.baseUrl(), "a");
+            ServiceProcess b = start(origin.baseUrl(), "b");
+            a.awaitReady();
+            b.awaitReady();
+            assertEquals(200, a.command(tenant,
+                    "{\"secrets\":[\"" + WEBHOOK_SECRET + "\"],\"rateLimit\":100000,\"rateWindowSeconds\":1}"));
 
             int events = 600;
             Set<String> acknowledged = new HashSet<>();
             for (int i = 0; i < events; i++) {
                 if (i == events / 2) {
-                    a.destroyForcibly(); // a replica dies mid-drain, likely holding the tenant's lease
-                    a.waitFor();
+                    a.process().destroyForcibly(); // a replica dies mid-drain, likely holding the tenant's lease
+                    a.process().waitFor();
                 }
-                int port = i % 2 == 0 && a.isAlive() ? portA : portB;
+                ServiceProcess target = i % 2 == 0 && a.isAlive() ? a : b;
                 String id = "rep-" + i;
-                assertEquals(202, processes.webhook(port, tenant, WEBHOOK_SECRET, id), "event " + id);
+                assertEquals(202, target.webhook(tenant, WEBHOOK_SECRET, id), "event " + id);
                 acknowledged.add(id);
             }
             // Everything acknowledged reaches the origin, also what the dead replica held when it died.
@@ -65,18 +65,16 @@ class TwoReplicasIT {
         }
     }
 
-    private Process start(int port, String originUrl, String name) throws IOException {
-        return processes.start(port, name, Map.of("BUFFER_ORIGIN_BASE_URL", originUrl,
-                "BUFFER_DELIVERY_LEASE_TTL", "2s", "BUFFER_DELIVERY_REQUEST_TIMEOUT", "1s",
-                "BUFFER_DELIVERY_SWEEP_INTERVAL", "500ms", "BUFFER_DELIVERY_BACKOFF_BASE", "50ms",
-                "BUFFER_DELIVERY_BACKOFF_CAP", "500ms", "BUFFER_DELIVERY_BATCH_SIZE", "10"));
-    }
-
-    private static int freePort() throws IOException {
-        return ServiceProcesses.freePort();
-    }
-
-    private void awaitReady(int port) {
-        processes.awaitReady(port);
+    private ServiceProcess start(String originUrl, String name) throws IOException {
+        ServiceProcess p = ServiceProcess.start("replica-" + name, Map.of(
+                "BUFFER_ORIGIN_BASE_URL", originUrl,
+                "BUFFER_DELIVERY_LEASE_TTL", "2s",
+                "BUFFER_DELIVERY_REQUEST_TIMEOUT", "1s",
+                "BUFFER_DELIVERY_SWEEP_INTERVAL", "500ms",
+                "BUFFER_DELIVERY_BACKOFF_BASE", "50ms",
+                "BUFFER_DELIVERY_BACKOFF_CAP", "500ms",
+                "BUFFER_DELIVERY_BATCH_SIZE", "10"));
+        replicas.add(p);
+        return p;
     }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
@@ -96,5 +97,32 @@ class StartupChecksTests {
         IllegalStateException e = assertThrows(IllegalStateException.class, check::throwIfAny);
         assertTrue(e.getMessage().contains("a.b must be between 1 and 3, was 5"));
         assertTrue(e.getMessage().contains("c.d must be between 1 and 3, was 0"));
+    }
+
+    @Test
+    void aShortStatusTokenIsRefusedWithoutPrintingIt() {
+        List<String> problems = StartupChecks.problems(status("short-token")).problems();
+        assertEquals(List.of("buffer.status.token (length) must be between 16 and 4096, was 11"), problems);
+        assertTrue(StartupChecks.problems(status("a-long-enough-status-token")).problems().isEmpty());
+        assertTrue(StartupChecks.problems(status(null)).problems().isEmpty(), "no token: the page is off, not an error");
+    }
+
+    private static StatusConfig status(String token) {
+        return new StatusConfig() {
+            @Override
+            public Optional<String> token() {
+                return Optional.ofNullable(token);
+            }
+
+            @Override
+            public Duration refresh() {
+                return Duration.ofSeconds(10);
+            }
+
+            @Override
+            public Duration sessionTtl() {
+                return Duration.ofHours(8);
+            }
+        };
     }
 }

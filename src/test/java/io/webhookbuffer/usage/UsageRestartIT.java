@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.webhookbuffer.local.LocalServers;
-import io.webhookbuffer.testsupport.ServiceProcesses;
+import io.webhookbuffer.testsupport.ServiceProcess;
 
 /**
  * Usage counts survive a restart of the packaged service: with the periodic flush an hour away, nothing reaches
@@ -24,23 +26,22 @@ import io.webhookbuffer.testsupport.ServiceProcesses;
 class UsageRestartIT {
 
     private static final String WEBHOOK_SECRET = "restart-webhook-secret";
-    private final ServiceProcesses processes = new ServiceProcesses();
+    private final List<ServiceProcess> replicas = new ArrayList<>();
 
     @AfterEach
     void stop() {
-        processes.close();
+        replicas.forEach(ServiceProcess::close);
     }
 
     @Test
     void countsAreFlushedAtShutdownAndAddUpAcrossRestarts() throws Exception {
         String tenant = "restart-" + UUID.randomUUID().toString().substring(0, 8);
-        int port = ServiceProcesses.freePort();
-        Process first = startReplica(port, "usage-1");
-        processes.command(port, tenant, "{\"secrets\":[\"" + WEBHOOK_SECRET + "\"]}");
+        ServiceProcess first = startReplica("usage-1");
+        assertEquals(200, first.command(tenant, "{\"secrets\":[\"" + WEBHOOK_SECRET + "\"]}"));
         for (int i = 0; i < 5; i++) {
-            assertEquals(202, processes.webhook(port, tenant, WEBHOOK_SECRET, "e" + i));
+            assertEquals(202, first.webhook(tenant, WEBHOOK_SECRET, "e" + i));
         }
-        assertEquals(200, processes.webhook(port, tenant, WEBHOOK_SECRET, "e0"));
+        assertEquals(200, first.webhook(tenant, WEBHOOK_SECRET, "e0"));
         assertEquals(0, sum(tenant, "received"), "counted in memory only while running");
 
         stopGracefully(first);
@@ -48,26 +49,26 @@ class UsageRestartIT {
         assertEquals(5, sum(tenant, "accepted"));
         assertEquals(1, sum(tenant, "deduplicated"));
 
-        Process second = startReplica(port, "usage-2");
-        assertEquals(202, processes.webhook(port, tenant, WEBHOOK_SECRET, "e5"));
+        ServiceProcess second = startReplica("usage-2");
+        assertEquals(202, second.webhook(tenant, WEBHOOK_SECRET, "e5"));
         stopGracefully(second);
         assertEquals(6, sum(tenant, "accepted"), "the restarted process adds to what the first stored");
         assertEquals(7, sum(tenant, "received"));
     }
 
-    private Process startReplica(int port, String name) throws Exception {
-        Process p = processes.start(port, name, Map.of("BUFFER_USAGE_FLUSH_INTERVAL", "1h"));
-        processes.awaitReady(port);
-        return p;
+    private ServiceProcess startReplica(String name) throws Exception {
+        ServiceProcess replica = ServiceProcess.start(name, Map.of("BUFFER_USAGE_FLUSH_INTERVAL", "1h"));
+        replicas.add(replica);
+        return replica.awaitReady();
     }
 
-    private static void stopGracefully(Process p) throws InterruptedException {
-        p.destroy(); // SIGTERM: Quarkus runs its shutdown observers
-        assertEquals(true, p.waitFor(60, TimeUnit.SECONDS), "the process stopped");
+    private static void stopGracefully(ServiceProcess replica) throws InterruptedException {
+        replica.process().destroy(); // SIGTERM: Quarkus runs its shutdown observers
+        assertEquals(true, replica.process().waitFor(60, TimeUnit.SECONDS), "the process stopped");
     }
 
     private static long sum(String tenant, String column) throws Exception {
-        LocalServers.Endpoint pg = ServiceProcesses.postgres();
+        LocalServers.Endpoint pg = ServiceProcess.postgres();
         String url = "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database();
         try (Connection c = DriverManager.getConnection(url, pg.user(), null);
                 PreparedStatement s = c.prepareStatement(

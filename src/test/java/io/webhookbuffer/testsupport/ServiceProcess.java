@@ -1,11 +1,9 @@
 package io.webhookbuffer.testsupport;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,9 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.webhookbuffer.common.Hex;
@@ -24,25 +20,29 @@ import io.webhookbuffer.controlplane.CommandSignature;
 import io.webhookbuffer.local.LocalServers;
 import io.webhookbuffer.local.LocalServersConfigSourceFactory;
 
-/** Runs the packaged service as real processes on the test PostgreSQL and Redis (for the *IT tests). */
-public final class ServiceProcesses implements AutoCloseable {
+/**
+ * The packaged service ({@code target/quarkus-app/quarkus-run.jar}) as a real process on the test PostgreSQL and
+ * Redis, for *IT tests: start it with extra environment, wait until ready, send signed commands and webhooks.
+ */
+public final class ServiceProcess implements AutoCloseable {
 
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final List<Process> processes = new ArrayList<>();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private final Process process;
+    private final int port;
 
-    public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    private ServiceProcess(Process process, int port) {
+        this.process = process;
+        this.port = port;
     }
 
-    /** The test database as JDBC sees it: url, user. */
+    /** The test database, as the replicas (and a test's own JDBC check) reach it. */
     public static LocalServers.Endpoint postgres() {
         return LocalServers.postgres(true, null, LocalServersConfigSourceFactory.TEST_DATABASE);
     }
 
-    /** Starts one replica on {@code port} with the test database, Redis and control secret, plus {@code extra}. */
-    public Process start(int port, String name, Map<String, String> extra) throws IOException {
+    /** Starts a replica on a free port; its output goes to target/{name}.log. */
+    public static ServiceProcess start(String name, Map<String, String> extraEnv) throws IOException {
+        int port = freePort();
         LocalServers.Endpoint pg = postgres();
         LocalServers.Endpoint redis = LocalServers.redis(true);
         String db = pg.host() + ":" + pg.port() + "/" + pg.database();
@@ -53,26 +53,37 @@ public final class ServiceProcesses implements AutoCloseable {
         env.put("QUARKUS_REDIS_HOSTS", "redis://" + redis.host() + ":" + redis.port());
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
         env.put("BUFFER_CONTROL_SECRET", Signed.CONTROL_SECRET);
-        env.putAll(extra);
+        env.putAll(extraEnv);
         String jar = System.getProperty("service.jar", "target/quarkus-app/quarkus-run.jar");
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-jar", jar);
         pb.environment().putAll(env);
         pb.redirectErrorStream(true);
-        pb.redirectOutput(new File("target/replica-" + name + ".log"));
-        Process p = pb.start();
-        processes.add(p);
-        return p;
+        pb.redirectOutput(new File("target/" + name + ".log"));
+        return new ServiceProcess(pb.start(), port);
     }
 
-    public void awaitReady(int port) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> http
+    public Process process() {
+        return process;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public ServiceProcess awaitReady() {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> HTTP
                 .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready")).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        return this;
     }
 
-    /** A signed {@code PUT /control/tenants/{tenant}}; asserts 200. */
-    public void command(int port, String tenant, String body) throws IOException, InterruptedException {
+    /** A signed PUT /control/tenants/{tenant}; returns the status. */
+    public int command(String tenant, String body) throws IOException, InterruptedException {
         String ts = Long.toString(System.currentTimeMillis() / 1000);
         String nonce = Signed.nonce();
         byte[] raw = body.getBytes(StandardCharsets.UTF_8);
@@ -80,21 +91,27 @@ public final class ServiceProcesses implements AutoCloseable {
                 .header("content-type", "application/json").header("x-timestamp", ts).header("x-nonce", nonce)
                 .header("x-signature", CommandSignature.sign(Signed.CONTROL_SECRET, ts, nonce, raw))
                 .PUT(HttpRequest.BodyPublishers.ofByteArray(raw)).build();
-        assertEquals(200, http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode());
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
     }
 
-    /** A generic-scheme webhook {"id": eventId} with X-Event-ID; returns the status. */
-    public int webhook(int port, String tenant, String secret, String eventId) throws IOException, InterruptedException {
+    /** A webhook with the generic signature under {@code secret} and {@code X-Event-ID: eventId}; returns the status. */
+    public int webhook(String tenant, String secret, String eventId) throws IOException, InterruptedException {
         byte[] body = ("{\"id\":\"" + eventId + "\"}").getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhook/" + tenant))
                 .header("content-type", "application/json").header("X-Event-ID", eventId)
                 .header("X-Signature", Hex.encode(Hmac.hmacSha256(secret, body)))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-        return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     @Override
     public void close() {
-        processes.forEach(Process::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 }

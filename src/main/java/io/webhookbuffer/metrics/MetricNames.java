@@ -1,0 +1,103 @@
+package io.webhookbuffer.metrics;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Every meter the buffer exports, with its Micrometer name, kind and description, in one place. The Prometheus name
+ * is derived the way the Prometheus registry derives it ({@link Metric#prometheus()}). Alert rules, the Grafana
+ * dashboard and docs/runbook.md use these names; ManifestTests checks that they exist here and at /q/metrics.
+ *
+ * <p>Labels are bounded: {@code outcome} (a fixed set per meter), {@code tenant} only on the two top-N backlog gauges
+ * ({@code buffer.metrics.top-tenants} tenants at most, replaced on every snapshot), {@code origin} only on the
+ * circuit gauge while a breaker is open (at most {@link #MAX_ORIGIN_LABELS}).
+ */
+public final class MetricNames {
+
+    /** How Micrometer exports a meter, which decides its Prometheus suffix. */
+    public enum Kind {
+        COUNTER, TIMER, SUMMARY, GAUGE
+    }
+
+    /** One exported meter. */
+    public record Metric(String name, Kind kind, String description) {
+        /** The Prometheus family name: counters end in {@code _total}, timers in {@code _seconds}. */
+        public String prometheus() {
+            String base = name.replace('.', '_').toLowerCase(Locale.ROOT);
+            return switch (kind) {
+                case COUNTER -> base + "_total";
+                case TIMER -> base + "_seconds";
+                case SUMMARY, GAUGE -> base;
+            };
+        }
+    }
+
+    public static final String OUTCOME = "outcome";
+    public static final String TENANT = "tenant";
+    public static final String ORIGIN = "origin";
+    /** The circuit gauge keeps at most this many origins (the open ones); the count gauge covers the rest. */
+    public static final int MAX_ORIGIN_LABELS = 20;
+
+    public static final Metric INGEST = new Metric("buffer.ingest", Kind.COUNTER,
+            "Ingest answers by outcome: buffered, deduplicated, rate_limited, bad_signature, unknown_tenant, too_large,"
+                    + " unavailable");
+    public static final Metric INGEST_ACK = new Metric("buffer.ingest.ack", Kind.TIMER,
+            "Time from the request reaching the ingest handler to its answer, by outcome (202s wait for the commit)");
+    public static final Metric COMMITS = new Metric("buffer.queue.commits", Kind.COUNTER,
+            "Group commits (one INSERT statement each) run against PostgreSQL");
+    public static final Metric COMMITTED_EVENTS = new Metric("buffer.queue.committed.events", Kind.COUNTER,
+            "Events carried by group commits (divide by buffer_queue_commits_total for the mean batch)");
+    public static final Metric COMMIT_SECONDS = new Metric("buffer.queue.commit.seconds", Kind.COUNTER,
+            "Time spent waiting for group commits (divide by buffer_queue_commits_total for the mean)");
+    public static final Metric COMMIT_BATCH_SIZE = new Metric("buffer.queue.commit.batch.size", Kind.SUMMARY,
+            "Events per group commit");
+    public static final Metric COMMIT_LATENCY = new Metric("buffer.queue.commit.latency", Kind.TIMER,
+            "Time from sending a group commit to PostgreSQL's answer (or its failure)");
+    public static final Metric BACKLOG_EVENTS = new Metric("buffer.backlog.events", Kind.GAUGE,
+            "Events in the durable queue, all tenants (from the last backlog snapshot)");
+    public static final Metric BACKLOG_OLDEST_AGE = new Metric("buffer.backlog.oldest.age.seconds", Kind.GAUGE,
+            "Age of the oldest event still queued, all tenants (0 when the queue is empty)");
+    public static final Metric BACKLOG_TENANTS = new Metric("buffer.backlog.tenants", Kind.GAUGE,
+            "Tenants with at least one queued event");
+    public static final Metric BACKLOG_SNAPSHOT_AGE = new Metric("buffer.backlog.snapshot.age.seconds", Kind.GAUGE,
+            "Seconds since the backlog gauges were last refreshed from PostgreSQL (grows while the database is away)");
+    public static final Metric TENANT_BACKLOG_EVENTS = new Metric("buffer.tenant.backlog.events", Kind.GAUGE,
+            "Queued events of the top-N tenants by oldest pending age (label tenant; N = buffer.metrics.top-tenants)");
+    public static final Metric TENANT_BACKLOG_OLDEST_AGE = new Metric("buffer.tenant.backlog.oldest.age.seconds",
+            Kind.GAUGE, "Oldest pending age of the top-N tenants by that age (label tenant)");
+    public static final Metric DELIVERY = new Metric("buffer.delivery", Kind.COUNTER,
+            "Batch delivery attempts by outcome: success, failed (5xx, 429, 3xx, timeout, no answer: retried),"
+                    + " refused (other 4xx: split, dead-lettered), circuit_open (not sent)");
+    public static final Metric DELIVERY_LATENCY = new Metric("buffer.delivery.latency", Kind.TIMER,
+            "Time the origin took to answer a batch (attempts that were sent)");
+    public static final Metric DELIVERED = new Metric("buffer.delivery.delivered", Kind.COUNTER,
+            "Events the origin accepted (rows deleted from the queue)");
+    public static final Metric DEAD_LETTERED = new Metric("buffer.delivery.dead.lettered", Kind.COUNTER,
+            "Events moved to dead_letters by this replica (the growth of buffer_dead_letters)");
+    public static final Metric FAILED_BATCHES = new Metric("buffer.delivery.failed.batches", Kind.COUNTER,
+            "Batches the origin did not accept (retried, split or dead-lettered)");
+    public static final Metric DEAD_LETTERS = new Metric("buffer.dead.letters", Kind.GAUGE,
+            "Rows in dead_letters, all tenants (from the last backlog snapshot)");
+    public static final Metric ACTORS_LIVE = new Metric("buffer.actors.live", Kind.GAUGE,
+            "Tenant actors currently in memory");
+    public static final Metric MAILBOX_DEPTH = new Metric("buffer.actors.mailbox.depth", Kind.GAUGE,
+            "Events between arrival and answer, summed over all tenant actors");
+    public static final Metric CIRCUITS_OPEN = new Metric("buffer.origin.circuits.open", Kind.GAUGE,
+            "Origins whose circuit breaker is open (batches to them are not sent)");
+    public static final Metric CIRCUIT_OPEN = new Metric("buffer.origin.circuit.open", Kind.GAUGE,
+            "1 for each origin (label origin: scheme://host:port) whose circuit breaker is open");
+    public static final Metric REDIS_FALLBACK = new Metric("buffer.redis.fallback", Kind.GAUGE,
+            "1 while Redis is unreachable: tenant changes reach other replicas only through the cache TTL and"
+                    + " signed commands are refused");
+    public static final Metric READY = new Metric("buffer.ready", Kind.GAUGE,
+            "1 when the last readiness check reached PostgreSQL, else 0");
+
+    public static final List<Metric> ALL = List.of(INGEST, INGEST_ACK, COMMITS, COMMITTED_EVENTS, COMMIT_SECONDS,
+            COMMIT_BATCH_SIZE, COMMIT_LATENCY, BACKLOG_EVENTS, BACKLOG_OLDEST_AGE, BACKLOG_TENANTS,
+            BACKLOG_SNAPSHOT_AGE, TENANT_BACKLOG_EVENTS, TENANT_BACKLOG_OLDEST_AGE, DELIVERY, DELIVERY_LATENCY,
+            DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, ACTORS_LIVE, MAILBOX_DEPTH, CIRCUITS_OPEN,
+            CIRCUIT_OPEN, REDIS_FALLBACK, READY);
+
+    private MetricNames() {
+    }
+}

@@ -1,0 +1,110 @@
+package io.webhookbuffer.ops;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Function;
+
+import io.webhookbuffer.delivery.DrainView;
+import io.webhookbuffer.queue.QueueSnapshot;
+
+/**
+ * What the status page shows, computed from the backlog snapshot (every replica's view: PostgreSQL) and this replica's
+ * drainer state (breakers). Pure: the ordering rules are tested without a server.
+ *
+ * <p>Sorted by what needs attention: an open breaker first, then tenants whose delivery fails (backing off: the head
+ * event has a failed attempt), then
+ * tenants with dead letters, then the rest; within each, the oldest pending event first.
+ */
+public final class StatusBoard {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+
+    /** The delivery states, in the order of attention. */
+    public enum State {
+        CIRCUIT_OPEN("circuit open", "bad"), BACKING_OFF("backing off", "bad"), DEAD_LETTERS("dead letters", "warn"),
+        OK("ok", "ok");
+
+        public final String text;
+        public final String css;
+
+        State(String text, String css) {
+            this.text = text;
+            this.css = css;
+        }
+    }
+
+    /** One tenant's line. */
+    public record Row(String tenantId, long backlog, long oldestAgeSeconds, String oldestAge, State state,
+            String stateDetail, long deadLetters, String lastError) {
+        public String stateText() {
+            return stateDetail == null ? state.text : state.text + " " + stateDetail;
+        }
+    }
+
+    private StatusBoard() {
+    }
+
+    public static List<Row> rows(QueueSnapshot snapshot, Function<String, DrainView> drains, Instant now) {
+        List<Row> rows = new ArrayList<>(snapshot.rows().size());
+        for (QueueSnapshot.TenantRow t : snapshot.rows()) {
+            DrainView view = drains.apply(t.tenantId());
+            State state;
+            String detail = null;
+            // The head of the queue carries the origin's last failed answer (any replica's): delivery is failing.
+            boolean failing = t.events() > 0 && t.maxAttempts() > 0 && (t.lastError() != null || t.lastStatus() != null);
+            if (view != null && view.circuitOpen() && t.events() > 0) {
+                state = State.CIRCUIT_OPEN;
+            } else if (failing) {
+                state = State.BACKING_OFF;
+                detail = t.nextAttemptAt() != null && t.nextAttemptAt().toInstant().isAfter(now)
+                        ? "until " + TIME.format(t.nextAttemptAt().toInstant())
+                        : "(attempt " + (t.maxAttempts() + 1) + " due)";
+            } else if (t.deadLetters() > 0) {
+                state = State.DEAD_LETTERS;
+            } else {
+                state = State.OK;
+            }
+            String error = t.lastError() != null ? describe(t.lastStatus(), t.lastError())
+                    : view != null && view.lastError() != null ? describe(view.lastStatus(), view.lastError()) : "";
+            rows.add(new Row(t.tenantId(), t.events(), t.oldestAgeSeconds(), t.events() == 0 ? "" : age(t.oldestAgeSeconds()),
+                    state, detail, t.deadLetters(), error));
+        }
+        rows.sort(Comparator.comparing(Row::state).thenComparing(Comparator.comparingLong(Row::oldestAgeSeconds).reversed())
+                .thenComparing(Comparator.comparingLong(Row::deadLetters).reversed()).thenComparing(Row::tenantId));
+        return rows;
+    }
+
+    private static String describe(Integer status, String error) {
+        if (status == null || status <= 0 || error.startsWith("HTTP " + status)) {
+            return error;
+        }
+        return "HTTP " + status + ": " + error;
+    }
+
+    /** "42s", "3m 12s", "5h 03m", "2d 04h". */
+    public static String age(long seconds) {
+        if (seconds < 60) {
+            return seconds + "s";
+        }
+        if (seconds < 3600) {
+            return seconds / 60 + "m " + String.format("%02ds", seconds % 60);
+        }
+        if (seconds < 86_400) {
+            return seconds / 3600 + "h " + String.format("%02dm", seconds % 3600 / 60);
+        }
+        return seconds / 86_400 + "d " + String.format("%02dh", seconds % 86_400 / 3600);
+    }
+
+    public static String time(Instant instant) {
+        return instant == null ? "never" : TIME.format(instant);
+    }
+
+    public static String time(OffsetDateTime time) {
+        return time == null ? "" : TIME.format(time.toInstant());
+    }
+}

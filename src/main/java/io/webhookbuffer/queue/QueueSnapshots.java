@@ -1,0 +1,135 @@
+package io.webhookbuffer.queue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Reads the backlog snapshot on a schedule and keeps the last one, so Prometheus scrapes and status page views cost
+ * no query: however often they come, PostgreSQL sees two aggregate statements per {@code buffer.queue.snapshot-interval},
+ * and never a second pair while one is still running (SKIP). Failure policy: keep the previous snapshot; its
+ * {@code takenAt} ages, which {@code buffer_backlog_snapshot_age_seconds} shows.
+ */
+@ApplicationScoped
+public class QueueSnapshots {
+
+    private static final Logger LOG = Logger.getLogger(QueueSnapshots.class);
+
+    /**
+     * Per-tenant depth and oldest age in one pass over event_queue; totals over all tenants; the oldest $1 backlogs,
+     * each with the origin's last answer on its first attempted row (through the (tenant_id, id) key). Ages are
+     * computed with the database clock, the same clock that stamped received_at.
+     */
+    static final String BACKLOG = """
+            WITH per AS (
+                SELECT tenant_id, count(*) AS events, min(received_at) AS oldest, max(attempts) AS attempts,
+                       min(next_attempt_at) AS next_attempt
+                FROM event_queue GROUP BY tenant_id
+            ), totals AS (
+                SELECT coalesce(sum(events), 0)::bigint AS events, min(oldest) AS oldest, count(*) AS tenants FROM per
+            ), top AS (
+                SELECT * FROM per ORDER BY oldest LIMIT $1
+            )
+            SELECT t.events AS total_events,
+                   coalesce(extract(epoch FROM now() - t.oldest), 0)::bigint AS total_age,
+                   t.tenants AS total_tenants,
+                   top.tenant_id, top.events, greatest(0, extract(epoch FROM now() - top.oldest))::bigint AS age,
+                   top.attempts, top.next_attempt, head.last_status, head.last_error
+            FROM totals t
+            LEFT JOIN top ON true
+            LEFT JOIN LATERAL (
+                SELECT q.last_status, q.last_error FROM event_queue q
+                WHERE q.tenant_id = top.tenant_id AND q.attempts > 0 ORDER BY q.id LIMIT 1) head ON true
+            ORDER BY top.oldest""";
+
+    /** Dead letters per tenant (an index-only count on (tenant_id, id)), total, and the $1 latest tenants. */
+    static final String DEAD_LETTERS = """
+            WITH per AS (
+                SELECT tenant_id, count(*) AS n, max(dead_at) AS last_dead FROM dead_letters GROUP BY tenant_id
+            )
+            SELECT (SELECT coalesce(sum(n), 0)::bigint FROM per) AS total, top.tenant_id, top.n, top.last_dead
+            FROM (SELECT 1) one
+            LEFT JOIN (SELECT * FROM per ORDER BY last_dead DESC LIMIT $1) top ON true""";
+
+    private final Pool pool;
+    private final QueueConfig config;
+    private volatile QueueSnapshot last = QueueSnapshot.NONE;
+
+    public QueueSnapshots(Pool pool, QueueConfig config) {
+        this.pool = pool;
+        this.config = config;
+    }
+
+    /** The last snapshot read; {@link QueueSnapshot#NONE} until the first read succeeds. */
+    public QueueSnapshot last() {
+        return last;
+    }
+
+    @Scheduled(every = "${buffer.queue.snapshot-interval:15s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> scheduledRefresh() {
+        return refresh().onFailure().invoke(f -> LOG.warnf("backlog snapshot failed, keeping the previous one: %s",
+                f.getMessage())).onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** Reads a new snapshot now (the schedule, and tests that cannot wait for it). */
+    public Uni<QueueSnapshot> refresh() {
+        Tuple limit = Tuple.of(config.snapshotTenants());
+        return Uni.combine().all()
+                .unis(pool.preparedQuery(BACKLOG).execute(limit), pool.preparedQuery(DEAD_LETTERS).execute(limit))
+                .asTuple()
+                .ifNoItem().after(config.snapshotInterval()).fail()
+                .map(rows -> snapshot(rows.getItem1(), rows.getItem2()))
+                .invoke(s -> last = s);
+    }
+
+    private static QueueSnapshot snapshot(RowSet<Row> backlog, RowSet<Row> dead) {
+        Map<String, QueueSnapshot.TenantRow> rows = new LinkedHashMap<>();
+        long events = 0;
+        long age = 0;
+        long tenants = 0;
+        for (Row r : backlog) {
+            events = r.getLong("total_events");
+            age = r.getLong("total_age");
+            tenants = r.getLong("total_tenants");
+            String id = r.getString("tenant_id");
+            if (id != null) {
+                rows.put(id, new QueueSnapshot.TenantRow(id, r.getLong("events"), r.getLong("age"),
+                        r.getInteger("attempts"), r.getOffsetDateTime("next_attempt"), r.getInteger("last_status"),
+                        r.getString("last_error"), 0, null));
+            }
+        }
+        long deadLetters = 0;
+        List<QueueSnapshot.TenantRow> onlyDead = new ArrayList<>();
+        for (Row r : dead) {
+            deadLetters = r.getLong("total");
+            String id = r.getString("tenant_id");
+            if (id == null) {
+                continue;
+            }
+            QueueSnapshot.TenantRow b = rows.get(id);
+            if (b != null) {
+                rows.put(id, new QueueSnapshot.TenantRow(id, b.events(), b.oldestAgeSeconds(), b.maxAttempts(),
+                        b.nextAttemptAt(), b.lastStatus(), b.lastError(), r.getLong("n"), r.getOffsetDateTime("last_dead")));
+            } else {
+                onlyDead.add(new QueueSnapshot.TenantRow(id, 0, 0, 0, null, null, null, r.getLong("n"),
+                        r.getOffsetDateTime("last_dead")));
+            }
+        }
+        List<QueueSnapshot.TenantRow> all = new ArrayList<>(rows.values());
+        all.addAll(onlyDead);
+        return new QueueSnapshot(Instant.now(), events, age, tenants, deadLetters, List.copyOf(all));
+    }
+}

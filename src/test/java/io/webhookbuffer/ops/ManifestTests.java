@@ -1,0 +1,194 @@
+package io.webhookbuffer.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.webhookbuffer.metrics.MetricNames;
+
+/**
+ * deploy/ and k8s/ hold what the app really serves: every YAML parses, the alert rules exist once (the PrometheusRule
+ * carries the same groups as the Prometheus file), every metric they and the dashboard name is a MetricNames family,
+ * probes and ports match the app's, and settings are README keys. ManifestServedTests checks the same names and
+ * paths against the running app. The Dockerfile is checked for its shape only: no container engine runs here.
+ */
+class ManifestTests {
+
+    @Test
+    void everyYamlUnderDeployAndK8sParses() throws IOException {
+        List<Path> files = Manifests.yamlFiles();
+        assertTrue(files.size() >= 14, "deploy/ and k8s/ files found: " + files);
+        for (Path file : files) {
+            assertFalse(Manifests.documents(file).isEmpty(), file + " holds a document");
+        }
+        JsonNode dashboard = Manifests.json(Manifests.DEPLOY.resolve("grafana/webhook-buffer.json"));
+        assertTrue(dashboard.get("panels").size() > 10, "dashboard panels");
+    }
+
+    @Test
+    void kustomizationListsTheManifestsAndEveryKindIsThere() throws IOException {
+        JsonNode kustomization = Manifests.one(Manifests.K8S.resolve("kustomization.yaml"));
+        Set<String> kinds = new HashSet<>();
+        for (JsonNode resource : kustomization.get("resources")) {
+            Path file = Manifests.K8S.resolve(resource.asText());
+            assertTrue(Files.exists(file), "kustomization resource " + file);
+            Manifests.documents(file).forEach(doc -> kinds.add(doc.get("kind").asText()));
+        }
+        assertEquals(Set.of("ConfigMap", "Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
+                "NetworkPolicy", "ServiceMonitor", "PrometheusRule"), kinds);
+        JsonNode secret = Manifests.one(Manifests.K8S.resolve("secret.template.yaml"));
+        assertEquals("Secret", secret.get("kind").asText());
+        secret.get("stringData").fields().forEachRemaining(e -> assertTrue(e.getValue().asText().startsWith("REPLACE_ME"),
+                "the template holds placeholders only: " + e.getKey()));
+    }
+
+    @Test
+    void prometheusRuleCarriesExactlyTheAlertRulesOfThePrometheusFile() throws IOException {
+        JsonNode file = Manifests.one(Manifests.DEPLOY.resolve("prometheus/alerts.yaml"));
+        JsonNode rule = Manifests.one(Manifests.K8S.resolve("prometheusrule.yaml"));
+        assertEquals(file.get("groups"), rule.get("spec").get("groups"));
+        Set<String> alerts = new HashSet<>();
+        file.get("groups").forEach(g -> g.get("rules").forEach(r -> alerts.add(r.get("alert").asText())));
+        for (String needed : List.of("WebhookBufferBacklogOldestAge", "WebhookBufferDeadLettersGrowing",
+                "WebhookBufferOriginFailing", "WebhookBufferIngestUnavailable", "WebhookBufferHttp5xx",
+                "WebhookBufferReadinessFlapping")) {
+            assertTrue(alerts.contains(needed), needed);
+        }
+    }
+
+    @Test
+    void everyMetricTheRulesDashboardAndRunbookNameIsAMetricNamesFamily() throws IOException {
+        Set<String> families = MetricNames.ALL.stream().map(MetricNames.Metric::prometheus).collect(Collectors.toSet());
+        Set<String> referenced = Manifests.referencedMetrics();
+        assertTrue(referenced.size() > 15, "metrics referenced: " + referenced);
+        for (String series : referenced) {
+            if (series.startsWith("http_server_")) {
+                continue; // Quarkus' own HTTP meter: checked against the live scrape in ManifestServedTests
+            }
+            assertTrue(families.contains(Manifests.family(series)), series + " is not in MetricNames");
+        }
+        for (String required : List.of("buffer_ingest_total", "buffer_backlog_events", "buffer_backlog_oldest_age_seconds",
+                "buffer_delivery_total", "buffer_dead_letters")) {
+            assertTrue(families.contains(required), required);
+            assertTrue(Manifests.metricsIn(Path.of("docs/runbook.md")).contains(required), "runbook documents " + required);
+        }
+        for (MetricNames.Metric m : MetricNames.ALL) {
+            assertFalse(m.description().isBlank(), m.name());
+            assertTrue(Manifests.metricsIn(Path.of("docs/runbook.md")).stream().anyMatch(
+                    s -> Manifests.family(s).equals(m.prometheus())), "the runbook says what to do about " + m.prometheus());
+        }
+    }
+
+    @Test
+    void deploymentProbesPortsAndSecurityMatchTheApp() throws IOException {
+        JsonNode pod = Manifests.one(Manifests.K8S.resolve("deployment.yaml")).at("/spec/template/spec");
+        JsonNode container = pod.get("containers").get(0);
+        assertEquals(appPort(), container.at("/ports/0/containerPort").asInt(), "containerPort = quarkus.http.port");
+        String portName = container.at("/ports/0/name").asText();
+        assertEquals("/q/health/live", container.at("/livenessProbe/httpGet/path").asText());
+        assertEquals("/q/health/ready", container.at("/readinessProbe/httpGet/path").asText());
+        assertEquals("/q/health/started", container.at("/startupProbe/httpGet/path").asText());
+        for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+            assertEquals(portName, container.at("/" + probe + "/httpGet/port").asText(), probe + " port");
+        }
+        assertTrue(pod.at("/securityContext/runAsNonRoot").asBoolean());
+        assertTrue(container.at("/securityContext/readOnlyRootFilesystem").asBoolean());
+        assertFalse(container.at("/securityContext/allowPrivilegeEscalation").asBoolean(true));
+        assertTrue(container.at("/volumeMounts").findValuesAsText("mountPath").contains("/tmp"), "a writable /tmp");
+        long grace = pod.get("terminationGracePeriodSeconds").asLong();
+        long shutdown = seconds(Manifests.one(Manifests.K8S.resolve("configmap.yaml")).at("/data/QUARKUS_SHUTDOWN_TIMEOUT")
+                .asText());
+        // preStop 5 s + the HTTP drain + queued commits (write-timeout 5 s) + drain steps (request-timeout 10 s + 1 s)
+        assertTrue(grace >= 5 + shutdown + 5 + 11, "grace period covers the whole shutdown: " + grace);
+
+        JsonNode service = Manifests.one(Manifests.K8S.resolve("service.yaml"));
+        assertEquals(portName, service.at("/spec/ports/0/targetPort").asText());
+        JsonNode monitor = Manifests.one(Manifests.K8S.resolve("servicemonitor.yaml"));
+        assertEquals(service.at("/spec/ports/0/name").asText(), monitor.at("/spec/endpoints/0/port").asText());
+        assertEquals("/q/metrics", monitor.at("/spec/endpoints/0/path").asText());
+        assertEquals(service.at("/spec/selector"),
+                Manifests.one(Manifests.K8S.resolve("deployment.yaml")).at("/spec/template/metadata/labels"),
+                "the Service selects the Deployment's pods");
+        JsonNode policy = Manifests.one(Manifests.K8S.resolve("networkpolicy.yaml"));
+        assertEquals(appPort(), policy.at("/spec/ingress/0/ports/0/port").asInt());
+    }
+
+    @Test
+    void settingsInTheManifestsAreReadmeKeys() throws IOException {
+        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+        Set<String> documented = new HashSet<>();
+        Matcher m = Pattern.compile("`(BUFFER_[A-Z0-9_]+|QUARKUS_[A-Z0-9_]+)`").matcher(readme);
+        while (m.find()) {
+            documented.add(m.group(1));
+        }
+        Map<String, String> settings = new HashMap<>();
+        Manifests.one(Manifests.K8S.resolve("configmap.yaml")).get("data").fields()
+                .forEachRemaining(e -> settings.put(e.getKey(), e.getValue().asText()));
+        Manifests.one(Manifests.K8S.resolve("secret.template.yaml")).get("stringData").fields()
+                .forEachRemaining(e -> settings.put(e.getKey(), e.getValue().asText()));
+        Manifests.one(Manifests.DEPLOY.resolve("compose.yaml")).at("/services/buffer/environment").fields()
+                .forEachRemaining(e -> settings.put(e.getKey(), e.getValue().asText()));
+        List<String> unknown = new ArrayList<>();
+        settings.keySet().stream().filter(k -> !documented.contains(k)).forEach(unknown::add);
+        assertTrue(unknown.isEmpty(), "settings not in the README: " + unknown);
+    }
+
+    @Test
+    void composeRunsTheWholeStackWithHealthchecks() throws IOException {
+        JsonNode services = Manifests.one(Manifests.DEPLOY.resolve("compose.yaml")).get("services");
+        for (String name : List.of("postgres", "redis", "buffer", "demo-origin")) {
+            assertTrue(services.has(name), name);
+            assertTrue(services.get(name).has("healthcheck"), name + " healthcheck");
+        }
+        assertTrue(services.at("/buffer/healthcheck/test/1").asText().contains("/q/health/ready"));
+        assertEquals("service_healthy", services.at("/buffer/depends_on/postgres/condition").asText());
+    }
+
+    @Test
+    void dockerfileIsMultiStageNonRootAndDockerignoreKeepsTheContextClean() throws IOException {
+        String dockerfile = Files.readString(Manifests.DEPLOY.resolve("Dockerfile"), StandardCharsets.UTF_8);
+        assertEquals(2, Pattern.compile("(?m)^FROM ").matcher(dockerfile).results().count(), "two stages");
+        assertTrue(dockerfile.contains("mvn -B -DskipTests package"), "built with Maven");
+        assertTrue(Pattern.compile("(?m)^USER 10001").matcher(dockerfile).find(), "non-root user");
+        assertTrue(dockerfile.contains("EXPOSE " + appPort()));
+        assertTrue(dockerfile.contains("MaxRAMPercentage"), "container-aware heap");
+        List<String> ignore = Files.readAllLines(Path.of(".dockerignore"), StandardCharsets.UTF_8);
+        for (String entry : List.of("target/", ".idea/", ".vscode/", "*.iml", ".git/", ".env", "*.pem", "*.key",
+                ".webhook-buffer-data/")) {
+            assertTrue(ignore.contains(entry), ".dockerignore lacks " + entry);
+        }
+    }
+
+    private static int appPort() throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(Path.of("src/main/resources/application.properties"))) {
+            p.load(in);
+        }
+        return Integer.parseInt(p.getProperty("quarkus.http.port"));
+    }
+
+    private static long seconds(String duration) {
+        assertTrue(duration.endsWith("s"), duration);
+        return Long.parseLong(duration.substring(0, duration.length() - 1));
+    }
+}

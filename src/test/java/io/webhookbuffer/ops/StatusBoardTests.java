@@ -1,0 +1,56 @@
+package io.webhookbuffer.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.webhookbuffer.delivery.DrainView;
+import io.webhookbuffer.queue.QueueSnapshot;
+import io.webhookbuffer.queue.QueueSnapshot.TenantRow;
+
+/** The status page's ordering and states, as plain JUnit over a snapshot (no server). */
+class StatusBoardTests {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T12:00:00Z");
+    private static final OffsetDateTime LATER = OffsetDateTime.ofInstant(NOW.plusSeconds(90), ZoneOffset.UTC);
+
+    @Test
+    void sortsByWhatNeedsAttentionThenByOldestPendingAge() {
+        QueueSnapshot snapshot = new QueueSnapshot(NOW, 0, 0, 0, 0, List.of(
+                new TenantRow("old-ok", 10, 900, 0, null, null, null, 0, null),
+                new TenantRow("young-ok", 10, 5, 0, null, null, null, 0, null),
+                new TenantRow("failing", 3, 60, 4, LATER, 503, "Service Unavailable", 0, null),
+                new TenantRow("broken-origin", 2, 30, 2, LATER, 503, "HTTP 503", 0, null),
+                new TenantRow("poisoned", 0, 0, 0, null, null, null, 7, null),
+                new TenantRow("failing-older", 1, 600, 9, null, null, "timeout", 1, null)));
+        Map<String, DrainView> views = Map.of("broken-origin", new DrainView(false, 0, true, "circuit breaker open", -1));
+
+        List<StatusBoard.Row> rows = StatusBoard.rows(snapshot, views::get, NOW);
+
+        assertEquals(List.of("broken-origin", "failing-older", "failing", "poisoned", "old-ok", "young-ok"),
+                rows.stream().map(StatusBoard.Row::tenantId).toList());
+        assertEquals(StatusBoard.State.CIRCUIT_OPEN, rows.get(0).state());
+        assertEquals("backing off until 12:01:30 UTC", rows.get(2).stateText());
+        assertEquals("HTTP 503: Service Unavailable", rows.get(2).lastError());
+        assertEquals("HTTP 503", rows.get(0).lastError(), "the status is not repeated");
+        assertEquals("backing off (attempt 10 due)", rows.get(1).stateText());
+        assertEquals("timeout", rows.get(1).lastError());
+        assertEquals(StatusBoard.State.DEAD_LETTERS, rows.get(3).state());
+        assertEquals("15m 00s", rows.get(4).oldestAge());
+        assertEquals("", rows.get(3).oldestAge(), "no backlog, no age");
+    }
+
+    @Test
+    void agesReadAtAGlance() {
+        assertEquals("42s", StatusBoard.age(42));
+        assertEquals("3m 12s", StatusBoard.age(192));
+        assertEquals("5h 03m", StatusBoard.age(5 * 3600 + 180));
+        assertEquals("2d 04h", StatusBoard.age(2 * 86_400 + 4 * 3600 + 59));
+    }
+}

@@ -1,0 +1,161 @@
+package io.webhookbuffer.ops;
+
+import static io.restassured.RestAssured.given;
+import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.webhookbuffer.queue.QueueSnapshots;
+import io.webhookbuffer.testsupport.FakeOrigin;
+import io.webhookbuffer.testsupport.FakeOrigin.Answer;
+import io.webhookbuffer.testsupport.HeadlessChromium;
+import io.webhookbuffer.testsupport.InjectFakeOrigin;
+import io.webhookbuffer.testsupport.Signed;
+import io.webhookbuffer.testsupport.TestTenants;
+
+/**
+ * /status: protected by the bearer token (or the cookie one ?token= visit sets), and in a real headless Chromium it
+ * shows the tenants sorted by what needs attention: a failing origin, then dead letters, then a healthy backlog.
+ */
+@QuarkusTest
+@TestProfile(StatusProfile.class)
+class StatusPageTests {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    @InjectFakeOrigin
+    FakeOrigin origin;
+
+    @Inject
+    QueueSnapshots snapshots;
+
+    @TestHTTPResource("/status")
+    URL status;
+
+    @Test
+    void onlyTheTokenOrItsSessionCookieOpensThePage() {
+        given().redirects().follow(false).get("/status").then().statusCode(401)
+                .header("WWW-Authenticate", containsString("Bearer"));
+        given().header("Authorization", "Bearer wrong-token").get("/status").then().statusCode(401);
+        given().redirects().follow(false).queryParam("token", "wrong-token").get("/status").then().statusCode(401);
+        given().cookie(StatusResource.COOKIE, StatusProfile.TOKEN).get("/status").then().statusCode(401);
+
+        given().header("Authorization", "Bearer " + StatusProfile.TOKEN).get("/status").then().statusCode(200)
+                .contentType(containsString("text/html")).header("Cache-Control", "no-store")
+                .body(containsString("<meta http-equiv=\"refresh\" content=\"30\">"))
+                .body(not(containsString("<script")));
+
+        Response login = given().redirects().follow(false).queryParam("token", StatusProfile.TOKEN).get("/status");
+        assertEquals(303, login.statusCode());
+        assertTrue(login.header("Location").endsWith("/status"), "the token leaves the address bar");
+        String setCookie = login.header("Set-Cookie");
+        assertTrue(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"), setCookie);
+        assertFalse(setCookie.contains(StatusProfile.TOKEN), "the cookie is not the token");
+        given().cookie(StatusResource.COOKIE, login.cookie(StatusResource.COOKIE)).get("/status").then().statusCode(200);
+    }
+
+    @Test
+    void headlessChromiumSeesTenantsSortedByWhatNeedsAttention() throws Exception {
+        Assumptions.assumeTrue(HeadlessChromium.path() != null,
+                "chromium is not installed (apt-get install chromium; .ci/run installs it): browser test skipped");
+        String failing = tenant().provision();
+        String poisoned = tenant().provision();
+        String healthy = tenant().provision();
+        origin.answer(failing, batch -> new Answer(503, Map.of(), "", 0));
+        origin.answer(poisoned, batch -> new Answer(422, Map.of(), "", 0));
+        CountDownLatch hold = new CountDownLatch(1);
+        origin.answer(healthy, batch -> { // held at the origin: its event stays queued, not failed
+            try {
+                hold.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Answer.ok();
+        });
+        try {
+            showsTenantsByAttention(failing, poisoned, healthy);
+        } finally {
+            hold.countDown();
+        }
+    }
+
+    private void showsTenantsByAttention(String failing, String poisoned, String healthy) throws Exception {
+        send(failing, "f-1");
+        send(failing, "f-2");
+        send(poisoned, "p-1");
+        send(healthy, "h-1");
+        await().atMost(PATIENCE).until(() -> {
+            var s = snapshots.refresh().await().indefinitely();
+            var rows = s.rows();
+            return rows.stream().anyMatch(r -> r.tenantId().equals(failing) && r.lastStatus() != null)
+                    && rows.stream().anyMatch(r -> r.tenantId().equals(poisoned) && r.deadLetters() == 1)
+                    && rows.stream().anyMatch(r -> r.tenantId().equals(healthy) && r.events() == 1);
+        });
+
+        String url = status + "?token=" + StatusProfile.TOKEN;
+        String dom = HeadlessChromium.dumpDom(url);
+        assertTrue(dom.contains("<h1>webhook-buffer</h1>"), "the page rendered after the cookie redirect: " + dom);
+        List<String> order = tenantOrder(dom);
+        int f = order.indexOf(failing);
+        int p = order.indexOf(poisoned);
+        int h = order.indexOf(healthy);
+        assertTrue(f >= 0 && p > f && h > p, "failing, then dead letters, then healthy: " + order);
+        assertTrue(rowOf(dom, failing).contains("backing off") && rowOf(dom, failing).contains("HTTP 503"),
+                rowOf(dom, failing));
+        assertTrue(rowOf(dom, poisoned).contains("dead letters"), rowOf(dom, poisoned));
+        assertTrue(rowOf(dom, healthy).contains(">ok<"), rowOf(dom, healthy));
+
+        Path png = Path.of("target/status-page.png");
+        Files.deleteIfExists(png);
+        HeadlessChromium.screenshot(url, png);
+        assertTrue(Files.exists(png), "screenshot written");
+        byte[] bytes = Files.readAllBytes(png);
+        assertArrayEquals(new byte[] { (byte) 0x89, 'P', 'N', 'G' }, Arrays.copyOf(bytes, 4), "a PNG");
+        assertTrue(bytes.length > 10_000, "a rendered page, not a blank image: " + bytes.length + " bytes");
+    }
+
+    private static List<String> tenantOrder(String dom) {
+        Matcher m = Pattern.compile("data-tenant=\"([^\"]+)\"").matcher(dom);
+        List<String> ids = new java.util.ArrayList<>();
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
+    }
+
+    private static String rowOf(String dom, String tenantId) {
+        int start = dom.indexOf("data-tenant=\"" + tenantId + "\"");
+        return start < 0 ? "" : dom.substring(start, dom.indexOf("</tr>", start));
+    }
+
+    private static void send(String tenantId, String eventId) {
+        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
+                .post("/webhook/" + tenantId).then().statusCode(202);
+    }
+}
