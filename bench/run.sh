@@ -155,8 +155,8 @@ live_heap_mb() { # PID: heap used after a full GC, in MB
 }
 
 run_once() { # RUN_NUMBER
-  out=${BENCH_OUT:-bench/results/$(date -u +%Y%m%dT%H%M%SZ)-$scenario}
-  [ "$runs" -gt 1 ] && out="$out/run-$1"
+  out=$BENCH_OUT
+  if [ "$runs" -gt 1 ]; then out="$out/run-$1"; fi
   mkdir -p "$out"
   echo "== run $1 of $runs: scenario $scenario, results in $out"
   psql -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
@@ -222,8 +222,13 @@ run_once() { # RUN_NUMBER
   return $status
 }
 
-failed=0
+base=${BENCH_OUT:-bench/results/$(date -u +%Y%m%dT%H%M%SZ)-$scenario}
+summaries=()
 for run in $(seq 1 "$runs"); do
-  run_once "$run" || failed=1
+  BENCH_OUT=$base run_once "$run" # not in an || list: set -e stops the script at the first failing step
+  summaries+=("$out/summary.md")
 done
-exit $failed
+if [ "$runs" -gt 1 ]; then
+  echo; echo "== median of $runs runs (range in brackets)"
+  java -cp "$cp" io.webhookbuffer.bench.BenchReport --median "$(IFS=,; echo "${summaries[*]}")" | tee "$base/summary.md"
+fi

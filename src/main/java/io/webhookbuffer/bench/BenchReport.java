@@ -16,7 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -39,10 +41,11 @@ public final class BenchReport {
                    [--scenario NAME] [--drain-start-ms EPOCH_MS] [--drain-start-count N] [--wait 300s]
                    [--http-ceiling RESULT.json]
                    [--pgbench PGBENCH_OUTPUT] [--pgbench-rows 50] [--rss-kb N] [--baseline RESULT.json]
-                   [--live-heap-mb N] [--bulkhead 16] [--summary-out FILE]""";
+                   [--live-heap-mb N] [--bulkhead 16] [--summary-out FILE]
+                   or: BenchReport --median SUMMARY.md[,SUMMARY.md...] (one table: the median of several runs)""";
     private static final Set<String> OPTIONS = Set.of("origin", "accepted", "ingest", "scenario", "drain-start-ms",
             "drain-start-count", "wait", "http-ceiling", "pgbench", "pgbench-rows", "rss-kb", "baseline", "live-heap-mb", "bulkhead",
-            "summary-out");
+            "summary-out", "median");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TPS = Pattern.compile("^tps = ([0-9.]+)", Pattern.MULTILINE);
 
@@ -59,6 +62,15 @@ public final class BenchReport {
         CliOptions o;
         try {
             o = CliOptions.parse(args, OPTIONS);
+            if (o.get("median", null) != null) {
+                List<Map<String, String>> runs = new ArrayList<>();
+                for (String file : o.get("median", null).split(",")) {
+                    runs.add(SummaryTable.parse(Files.readString(Path.of(file), StandardCharsets.UTF_8)));
+                }
+                out.print(SummaryTable.median(runs).render());
+                out.flush();
+                return;
+            }
             o.required("origin");
             o.required("accepted");
             o.required("ingest");
@@ -76,7 +88,13 @@ public final class BenchReport {
         if (summaryOut != null) {
             Files.writeString(Path.of(summaryOut), table.render(), StandardCharsets.UTF_8);
         }
-        Runtime.getRuntime().exit("0".equals(table.rows().get("lost")) ? 0 : 1);
+        boolean proven = "0".equals(table.rows().get("lost")) && !"0".equals(table.rows().get("accepted ids"));
+        if (!proven) {
+            out.println("FAILED: " + ("0".equals(table.rows().get("accepted ids")) ? "nothing was accepted (202)"
+                    : "acknowledged events never reached the origin"));
+        }
+        out.flush();
+        Runtime.getRuntime().exit(proven ? 0 : 1);
     }
 
     private SummaryTable report(CliOptions o, PrintWriter out) throws Exception {

@@ -290,16 +290,16 @@ public final class LoadGenerator {
         CompletableFuture<Void> done = new CompletableFuture<>();
         AtomicInteger running = new AtomicInteger(32);
         for (int lane = 0; lane < 32; lane++) {
-            provisionNext(client, body, next, running, done);
+            provisionNext(vertx, client, body, next.getAndIncrement(), 1, next, running, done);
         }
         done.get(30 + settings.tenants() / 100, TimeUnit.SECONDS);
         client.close();
         out.printf("provisioned %d tenants in %.1f s%n", settings.tenants(), (System.nanoTime() - started) / 1e9);
     }
 
-    private void provisionNext(HttpClient client, byte[] body, AtomicInteger next, AtomicInteger running,
-            CompletableFuture<Void> done) {
-        int i = next.getAndIncrement();
+    /** Provisions tenant {@code i}, retrying a 503 (the control plane asks for a retry with a new nonce). */
+    private void provisionNext(Vertx vertx, HttpClient client, byte[] body, int i, int attempt, AtomicInteger next,
+            AtomicInteger running, CompletableFuture<Void> done) {
         if (i >= settings.tenants()) {
             if (running.decrementAndGet() == 0) {
                 done.complete(null);
@@ -317,14 +317,17 @@ public final class LoadGenerator {
                 .putHeader("content-type", "application/json").putHeader("x-timestamp", ts)
                 .putHeader("x-nonce", nonce).putHeader("x-signature", signature);
         client.request(options).compose(req -> req.send(Buffer.buffer(body)))
-                .compose(resp -> resp.body().map(b -> resp.statusCode() == 200 ? null : b.toString()))
+                .compose(resp -> resp.body().map(b -> resp.statusCode() == 200 ? null : resp.statusCode() + " " + b))
                 .onComplete(ar -> {
-                    if (ar.failed() || ar.result() != null) {
+                    if (ar.succeeded() && ar.result() == null) {
+                        provisionNext(vertx, client, body, next.getAndIncrement(), 1, next, running, done);
+                    } else if (attempt < 5 && (ar.failed() || ar.result().startsWith("503"))) {
+                        vertx.setTimer(200L * attempt,
+                                t -> provisionNext(vertx, client, body, i, attempt + 1, next, running, done));
+                    } else {
                         done.completeExceptionally(new IllegalStateException("provisioning " + settings.tenant(i)
                                 + " failed: " + (ar.failed() ? ar.cause() : ar.result())));
-                        return;
                     }
-                    provisionNext(client, body, next, running, done);
                 });
     }
 
@@ -340,6 +343,7 @@ public final class LoadGenerator {
     private final class Driver extends AbstractVerticle {
 
         private static final int RECENT = 1024;
+        private static final int PER_TICK = 1000;
         final Promise<Void> finished = Promise.promise();
         final List<String> accepted = new ArrayList<>();
         private final int index;
@@ -389,10 +393,14 @@ public final class LoadGenerator {
             }
         }
 
-        /** Open model: sends every request that is due by now, stamped with the time it was due. */
+        /**
+         * Open model: sends the requests that are due by now, stamped with the time each was due. At most
+         * {@link #PER_TICK} per tick, so answers are read between sends when the generator has fallen behind (those
+         * requests still count their latency from when they were due).
+         */
         private void tick(long timerId) {
             long elapsed = System.nanoTime() - startNanos;
-            long due = Math.min(count, schedule.dueBy(Math.min(elapsed, totalNanos - 1)));
+            long due = Math.min(Math.min(count, sent + PER_TICK), schedule.dueBy(Math.min(elapsed, totalNanos - 1)));
             while (sent < due) {
                 long dueAt = startNanos + schedule.dueAt(sent);
                 sent++;
@@ -402,7 +410,7 @@ public final class LoadGenerator {
                 }
                 send(dueAt, null);
             }
-            if (elapsed >= totalNanos || sent >= count) {
+            if ((elapsed >= totalNanos && sent >= schedule.dueBy(totalNanos - 1)) || sent >= count) {
                 vertx.cancelTimer(timerId);
                 sending = false;
                 maybeFinish();

@@ -1,6 +1,9 @@
 package io.webhookbuffer.bench;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,6 +33,43 @@ final class SummaryTable {
         StringBuilder s = new StringBuilder("| metric | value |\n| --- | --- |\n");
         rows.forEach((k, v) -> s.append("| ").append(k).append(" | ").append(v).append(" |\n"));
         return s.toString();
+    }
+
+    /**
+     * One table for several runs: a row whose values are all numbers gets their median (and the range), any other
+     * row its value when all runs agree, else every run's value in order.
+     */
+    static SummaryTable median(List<Map<String, String>> runs) {
+        SummaryTable table = new SummaryTable();
+        table.row("runs", Integer.toString(runs.size()));
+        Map<String, List<String>> columns = new LinkedHashMap<>();
+        for (Map<String, String> run : runs) {
+            run.forEach((k, v) -> columns.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
+        }
+        columns.forEach((metric, values) -> table.row(metric, combine(values)));
+        return table;
+    }
+
+    private static String combine(List<String> values) {
+        List<Double> numbers = new ArrayList<>();
+        for (String v : values) {
+            try {
+                numbers.add(Double.parseDouble(v));
+            } catch (NumberFormatException e) {
+                return values.stream().distinct().count() == 1 ? values.get(0) : String.join(" ; ", values);
+            }
+        }
+        if (numbers.size() == 1) {
+            return values.get(0);
+        }
+        List<Double> sorted = numbers.stream().sorted().toList();
+        int n = sorted.size();
+        double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+        return format(median) + " (" + format(sorted.get(0)) + "–" + format(sorted.get(n - 1)) + ")";
+    }
+
+    private static String format(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
     }
 
     /** The rows of a rendered table (the header and separator rows are skipped). */

@@ -3,6 +3,7 @@ package io.webhookbuffer.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,24 @@ class SummaryTableTests {
                 done
                 """;
         assertEquals(Map.of("accepted/s", "99", "lost", "0", "order violations", "1"), SummaryTable.parse(printed));
+    }
+
+    @Test
+    void severalRunsCombineIntoMediansWithTheirRange() {
+        Map<String, String> a = Map.of("scenario", "steady", "accepted/s", "15000", "p99 ack ms", "20.50",
+                "statuses", "202=10");
+        Map<String, String> b = Map.of("scenario", "steady", "accepted/s", "13000", "p99 ack ms", "30.00",
+                "statuses", "202=12");
+        Map<String, String> c = Map.of("scenario", "steady", "accepted/s", "16000", "p99 ack ms", "25.25",
+                "statuses", "202=11");
+        Map<String, String> median = SummaryTable.parse(SummaryTable.median(List.of(a, b, c)).render());
+        assertEquals("3", median.get("runs"));
+        assertEquals("steady", median.get("scenario"));
+        assertEquals("15000 (13000–16000)", median.get("accepted/s"));
+        assertEquals("25.25 (20.50–30)", median.get("p99 ack ms"));
+        assertEquals("202=10 ; 202=12 ; 202=11", median.get("statuses"));
+        assertEquals("14000 (13000–15000)", SummaryTable.parse(SummaryTable.median(List.of(a, b)).render())
+                .get("accepted/s"), "an even count takes the mean of the middle two");
     }
 
     @Test
