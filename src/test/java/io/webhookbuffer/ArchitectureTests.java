@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import org.junit.jupiter.api.Test;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -36,6 +37,17 @@ class ArchitectureTests {
                 .should().dependOnClassesThat().resideInAPackage("..demo..").check(MAIN);
         noClasses().that().resideOutsideOfPackages("..health..", "..metrics..", "..ops..")
                 .should().dependOnClassesThat().resideInAPackage("..health..").check(MAIN);
+    }
+
+    @Test
+    void theBenchmarkIsBesideTheServiceNotInIt() {
+        noClasses().that().resideOutsideOfPackage("..bench..")
+                .should().dependOnClassesThat().resideInAPackage("..bench..").check(MAIN);
+        noClasses().that().resideInAPackage("..bench..")
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.webhookbuffer..")
+                        .and(JavaClass.Predicates.resideOutsideOfPackages("io.webhookbuffer.bench..",
+                                "io.webhookbuffer.common..")))
+                .check(MAIN);
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
@@ -30,9 +31,17 @@ import io.webhookbuffer.common.Hmac;
  *      --port 9000 --token demo-origin-token --signing-secret demo-signing-secret
  * </pre>
  *
- * Endpoints: {@code POST /internal/webhooks/batch} (the contract), {@code GET /stats} (counts), and
+ * Endpoints: {@code POST /internal/webhooks/batch} (the contract), {@code GET /stats} (counts), {@code GET /ids}
+ * (every distinct event received, one {@code tenantId<TAB>eventId} line each, for the benchmark's loss check), and
  * {@code POST /mode?status=503&latencyMs=200&poison=evt_1} to change how it answers while it runs ({@code status=200}
  * and no poison restore normal service).
+ *
+ * <p>It counts what the benchmark checks: distinct events and tenants, events delivered more than once, batches,
+ * per-tenant order violations, the most batches in flight at once, and when the first and the latest new event
+ * arrived (the drain rate). The order check reads the benchmark's event ids, {@code <id>~<previous>}: the sender had
+ * the 202 for {@code previous} (same tenant) before it sent this event, so the buffer committed {@code previous}
+ * first and must deliver it first; an event arriving before its {@code previous} is a violation ({@code previous}
+ * is the part of that event's id before its own {@code ~}). Ids without {@code ~} are not checked.
  */
 public final class DemoOrigin implements AutoCloseable {
 
@@ -58,15 +67,25 @@ public final class DemoOrigin implements AutoCloseable {
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
+    private final Set<String> tenants = ConcurrentHashMap.newKeySet();
+    /** tenant TAB the part of each received event id before its {@code ~}: what the order check looks up. */
+    private final Set<String> seenBases = ConcurrentHashMap.newKeySet();
+    private final AtomicLong orderViolations = new AtomicLong();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peakInFlight = new AtomicInteger();
+    private final AtomicLong firstNewEventAtMillis = new AtomicLong();
+    private final AtomicLong lastNewEventAtMillis = new AtomicLong();
 
     public DemoOrigin(int port, String token, String signingSecret, boolean quiet) throws IOException {
         this.token = token;
         this.signingSecret = signingSecret;
         this.quiet = quiet;
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 128);
-        server.setExecutor(Executors.newFixedThreadPool(16));
+        // More threads than the buffer's bulkhead allows batches, so the peak in flight shows what the buffer sent.
+        server.setExecutor(Executors.newFixedThreadPool(64));
         server.createContext("/internal/webhooks/batch", this::batch);
         server.createContext("/stats", this::stats);
+        server.createContext("/ids", this::ids);
         server.createContext("/mode", this::mode);
         server.start();
     }
@@ -105,13 +124,34 @@ public final class DemoOrigin implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** Counts so far: batches, events, duplicates (an eventId seen before), refused (bad token or signature). */
+    /**
+     * Counts so far: batches, events, distinct events and tenants, duplicates (an eventId seen before), refused (bad
+     * token or signature), orderViolations, peakInFlight (most batches in flight at once), and the epoch-millisecond
+     * times of the first and the latest event seen for the first time (0 before any).
+     */
     public Map<String, Long> stats() {
-        return Map.of("batches", batches.get(), "events", events.get(), "distinctEvents", (long) seen.size(),
-                "duplicates", duplicates.get(), "refused", refused.get());
+        Map<String, Long> stats = new LinkedHashMap<>();
+        stats.put("batches", batches.get());
+        stats.put("events", events.get());
+        stats.put("distinctEvents", (long) seen.size());
+        stats.put("tenants", (long) tenants.size());
+        stats.put("duplicates", duplicates.get());
+        stats.put("refused", refused.get());
+        stats.put("orderViolations", orderViolations.get());
+        stats.put("peakInFlight", (long) peakInFlight.get());
+        stats.put("firstNewEventAtMillis", firstNewEventAtMillis.get());
+        stats.put("lastNewEventAtMillis", lastNewEventAtMillis.get());
+        return stats;
+    }
+
+    /** Every distinct event received so far, as {@code tenantId<TAB>eventId}. */
+    public Set<String> eventKeys() {
+        return Set.copyOf(seen);
     }
 
     private void batch(HttpExchange exchange) throws IOException {
+        int now = inFlight.incrementAndGet();
+        peakInFlight.accumulateAndGet(now, Math::max);
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
             if (!authentic(exchange, body)) {
@@ -137,9 +177,20 @@ public final class DemoOrigin implements AutoCloseable {
                     continue;
                 }
                 events.incrementAndGet();
-                if (!seen.add(event.path("tenantId").asText() + "/" + id)) {
+                String tenant = event.path("tenantId").asText();
+                if (!seen.add(tenant + '\t' + id)) {
                     duplicates.incrementAndGet();
+                    continue;
                 }
+                tenants.add(tenant);
+                int mark = id.indexOf('~');
+                seenBases.add(tenant + '\t' + (mark < 0 ? id : id.substring(0, mark)));
+                if (mark >= 0 && !seenBases.contains(tenant + '\t' + id.substring(mark + 1))) {
+                    orderViolations.incrementAndGet();
+                }
+                long millis = System.currentTimeMillis();
+                firstNewEventAtMillis.compareAndSet(0, millis);
+                lastNewEventAtMillis.accumulateAndGet(millis, Math::max);
             }
             long n = batches.incrementAndGet();
             if (!quiet) {
@@ -151,6 +202,8 @@ public final class DemoOrigin implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
             respond(exchange, 400, "{\"error\":\"unreadable batch\"}");
+        } finally {
+            inFlight.decrementAndGet();
         }
     }
 
@@ -174,6 +227,20 @@ public final class DemoOrigin implements AutoCloseable {
     private void stats(HttpExchange exchange) throws IOException {
         try (exchange) {
             respond(exchange, 200, JSON.writeValueAsString(stats()));
+        }
+    }
+
+    private void ids(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            exchange.sendResponseHeaders(200, 0); // chunked: a million ids are not buffered twice
+            try (var writer = new java.io.BufferedWriter(new java.io.OutputStreamWriter(exchange.getResponseBody(),
+                    StandardCharsets.UTF_8))) {
+                for (String key : seen) {
+                    writer.write(key);
+                    writer.write('\n');
+                }
+            }
         }
     }
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.bench.BenchConfig;
 import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.controlplane.LifecycleConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
@@ -38,7 +39,8 @@ class ReadmeConfigTableTests {
 
     private static final Class<?>[] MAPPINGS = { IngressConfig.class, TenantConfig.class, OriginConfig.class,
             ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class,
-            UsageConfig.class, LifecycleConfig.class, MetricsConfig.class, HealthConfig.class, StatusConfig.class };
+            UsageConfig.class, LifecycleConfig.class, MetricsConfig.class, HealthConfig.class, StatusConfig.class,
+            BenchConfig.class };
     /** Keys read by the local-mode config source rather than a mapping. */
     private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",
             "buffer.local.data-dir", ".webhook-buffer-data");

@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# One command for the benchmark: PostgreSQL/Redis (started if down), the packaged buffer on its own database, the
+# counting demo origin, signed load from io.webhookbuffer.bench.LoadGenerator, the wait for the drain, the loss
+# check, and one summary table with the HTTP and durable-commit ceilings measured in the same run.
+#
+# usage: bench/run.sh [--scenario steady|hot-tenant|many-tenants|origin-outage|burst|smoke]
+#                     [--duration SECONDS] [--warmup SECONDS] [--ceiling-seconds SECONDS] [--no-ceilings]
+#                     [--runs N]
+# Settings (environment): BENCH_CONNECTIONS, BENCH_TENANTS, BENCH_RATE (open model, requests/s; default closed loop
+# where the scenario allows), BENCH_DUPLICATES, BENCH_BODY_BYTES, BENCH_DATABASE (webhook_buffer_bench, dropped and
+# recreated), BENCH_BUFFER_PORT (18080), BENCH_ORIGIN_PORT (19000), BENCH_SERVER_OPTS (-Xmx512m),
+# BENCH_PGBENCH_CLIENTS (2), BENCH_DRAIN_WAIT (300s), BENCH_OUT (bench/results/<time>-<scenario>).
+# Needs Java 17+, psql and pgbench; builds target/quarkus-app with Maven if it is missing. Local only: it starts
+# everything on 127.0.0.1 and sends load nowhere else.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+usage() { sed -n '5,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+scenario=steady; duration=""; warmup=""; ceiling_seconds=""; ceilings=true; runs=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scenario) scenario=${2:?}; shift 2;;
+    --duration) duration=${2:?}; shift 2;;
+    --warmup) warmup=${2:?}; shift 2;;
+    --ceiling-seconds) ceiling_seconds=${2:?}; shift 2;;
+    --no-ceilings) ceilings=false; shift;;
+    --runs) runs=${2:?}; shift 2;;
+    -h|--help) usage;;
+    *) echo "unknown argument $1" >&2; usage;;
+  esac
+done
+
+# Scenario defaults; each can be overridden by the flags and BENCH_* settings above.
+rate=""; hot_share=""; count=""; burst=""; outage=""; drain_mode=after; live_heap=false; eviction=""
+case "$scenario" in
+  steady)        tenants=10;     connections=64; duplicates=0.05; d=20; w=10; c=10;;
+  hot-tenant)    tenants=1001;   connections=64; duplicates=0;    d=20; w=5;  c=10; rate=10000; hot_share=0.8;;
+  many-tenants)  tenants=100000; connections=64; duplicates=0;    d=0;  w=0;  c=10; count=300000; live_heap=true; eviction=20s;;
+  origin-outage) tenants=10;     connections=64; duplicates=0.05; d=90; w=0;  c=10; rate=3000; outage=60; drain_mode=live;;
+  burst)         tenants=10;     connections=64; duplicates=0.05; d=30; w=5;  c=10; rate=1500; burst=10;;
+  smoke)         tenants=3;      connections=4;  duplicates=0.05; d=3;  w=0;  c=1;  rate=100;;
+  *) echo "unknown scenario $scenario" >&2; usage;;
+esac
+duration=${duration:-$d}; warmup=${warmup:-$w}; ceiling_seconds=${ceiling_seconds:-$c}
+tenants=${BENCH_TENANTS:-$tenants}; connections=${BENCH_CONNECTIONS:-$connections}
+duplicates=${BENCH_DUPLICATES:-$duplicates}; rate=${BENCH_RATE:-$rate}; body_bytes=${BENCH_BODY_BYTES:-1260}
+db=${BENCH_DATABASE:-webhook_buffer_bench}
+buffer_port=${BENCH_BUFFER_PORT:-18080}; origin_port=${BENCH_ORIGIN_PORT:-19000}
+server_opts=${BENCH_SERVER_OPTS:--Xmx512m}
+case "$db" in *[!a-z0-9_]*) echo "BENCH_DATABASE must be [a-z0-9_]" >&2; exit 2;; esac
+
+cp='target/quarkus-app/app/*:target/quarkus-app/lib/main/*'
+control_secret=bench-control-secret-0123456789
+webhook_secret=bench-webhook-secret
+origin_token=bench-origin-token
+signing_secret=bench-signing-secret
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+
+for tool in java psql pgbench curl; do
+  command -v "$tool" >/dev/null || { echo "bench/run.sh needs $tool" >&2; exit 2; }
+done
+if [ ! -f target/quarkus-app/quarkus-run.jar ]; then
+  echo "building the service (mvn -B package -DskipTests)"
+  mvn -B -q package -DskipTests
+fi
+if ! pg_isready -h "$PGHOST" -p "$PGPORT" -q 2>/dev/null; then
+  echo "starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start
+fi
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  echo "starting Redis"
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+fi
+
+started=()
+cleanup() {
+  for pid in "${started[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${started[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+}
+trap cleanup EXIT
+
+wait_for() { # URL SECONDS
+  local i
+  for i in $(seq 1 $(( $2 * 4 ))); do
+    curl -sf -o /dev/null "$1" && return 0
+    sleep 0.25
+  done
+  echo "nothing answered at $1 within $2 s" >&2
+  return 1
+}
+
+start_origin() {
+  java -Xmx1g -cp "$cp" io.webhookbuffer.demo.DemoOrigin --port "$origin_port" --token "$origin_token" \
+       --signing-secret "$signing_secret" --quiet true >"$out/origin.log" 2>&1 &
+  origin_pid=$!; started+=("$origin_pid")
+  wait_for "http://127.0.0.1:$origin_port/stats" 30
+}
+
+start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]
+  local name=$1 delivery=$2; shift 2
+  env QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOST:$PGPORT/$db" \
+      QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PGHOST:$PGPORT/$db" QUARKUS_DATASOURCE_USERNAME="$PGUSER" \
+      QUARKUS_REDIS_HOSTS=redis://127.0.0.1:6379 QUARKUS_HTTP_PORT="$buffer_port" \
+      BUFFER_CONTROL_SECRET="$control_secret" BUFFER_ORIGIN_BASE_URL="http://127.0.0.1:$origin_port" \
+      BUFFER_ORIGIN_TOKEN="$origin_token" BUFFER_DELIVERY_SIGNING_SECRET="$signing_secret" \
+      BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_DELIVERY_SWEEP_INTERVAL=1s BUFFER_BENCH_CEILING_ENDPOINT=true \
+      "$@" java $server_opts -jar target/quarkus-app/quarkus-run.jar >"$out/buffer-$name.log" 2>&1 &
+  buffer_pid=$!; started+=("$buffer_pid")
+  wait_for "http://127.0.0.1:$buffer_port/q/health/ready" 120
+}
+
+stop_buffer() {
+  kill "$buffer_pid" 2>/dev/null || true
+  wait "$buffer_pid" 2>/dev/null || true
+}
+
+generate() { # LABEL [LoadGenerator options ...]
+  local label=$1; shift
+  java -Xmx2g -cp "$cp" io.webhookbuffer.bench.LoadGenerator --url "http://127.0.0.1:$buffer_port" \
+       --tenants "$tenants" --webhook-secret "$webhook_secret" --body-bytes "$body_bytes" \
+       --label "$label" --result-out "$out/$label.json" "$@" | tee "$out/$label.txt"
+}
+
+load_options() { # the scenario's load, as LoadGenerator options
+  local o=(--connections "$connections" --duplicates "$duplicates" --warmup "${warmup}s")
+  if [ -n "$count" ]; then o+=(--count "$count"); else o+=(--duration "${duration}s"); fi
+  if [ -n "$rate" ]; then o+=(--rate "$rate"); fi
+  if [ -n "$burst" ]; then o+=(--burst-rate "$(( rate * burst ))" --burst-at 10s --burst-for 10s); fi
+  printf '%s\n' "${o[@]}"
+}
+
+ceilings_run() {
+  echo "== HTTP ceiling: POST /bench/ceiling (202, no work), ${ceiling_seconds}s"
+  generate http-ceiling --path '/bench/ceiling?tenant=' --connections "$connections" \
+           --warmup "$(( ceiling_seconds / 2 ))s" --duration "${ceiling_seconds}s" >/dev/null
+  tail -n +2 "$out/http-ceiling.txt" | head -2
+  echo "== durable-commit ceiling: pgbench, 50-row group-commit statement, ${ceiling_seconds}s"
+  psql -q -v ON_ERROR_STOP=1 -d "$db" -c "DROP TABLE IF EXISTS bench_ceiling_queue, bench_ceiling_dedupe" \
+       -c "CREATE TABLE bench_ceiling_queue (LIKE event_queue INCLUDING ALL)" \
+       -c "CREATE TABLE bench_ceiling_dedupe (LIKE processed_events INCLUDING ALL)"
+  pgbench -n -M prepared -c "${BENCH_PGBENCH_CLIENTS:-2}" -j "${BENCH_PGBENCH_CLIENTS:-2}" -T "$ceiling_seconds" \
+          -f bench/commit-ceiling.sql "$db" >"$out/pgbench.txt" 2>&1
+  grep -E '^(tps|latency average)' "$out/pgbench.txt" || true
+  psql -q -d "$db" -c "DROP TABLE bench_ceiling_queue, bench_ceiling_dedupe"
+}
+
+live_heap_mb() { # PID: heap used after a full GC, in MB
+  jcmd "$1" GC.run >/dev/null
+  jcmd "$1" GC.heap_info | awk '/garbage-first heap|def new generation|PSYoungGen|total.*used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub(/K,?/, "", v); print int(v / 1024); exit } }'
+}
+
+run_once() { # RUN_NUMBER
+  out=$BENCH_OUT
+  if [ "$runs" -gt 1 ]; then out="$out/run-$1"; fi
+  mkdir -p "$out"
+  echo "== run $1 of $runs: scenario $scenario, results in $out"
+  psql -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+  start_origin
+  local mode=false extra=() report=()
+  [ "$drain_mode" = live ] && mode=true
+  [ -n "$eviction" ] && extra+=(BUFFER_ACTOR_IDLE_EVICTION="$eviction")
+  start_buffer ingest "$mode" "${extra[@]}"
+  mapfile -t load < <(load_options)
+  accepted=()
+  generate provision --provision only --control-secret "$control_secret"
+
+  if [ "$scenario" = hot-tenant ]; then
+    echo "== baseline: the 1,000 quiet tenants alone at $(awk -v r="$rate" -v h="$hot_share" 'BEGIN{print r*(1-h)}')/s"
+    generate baseline --tenant-from 1 --connections "$connections" --warmup "${warmup}s" --duration "${duration}s" \
+             --rate "$(awk -v r="$rate" -v h="$hot_share" 'BEGIN{print r*(1-h)}')" --accepted-out "$out/accepted-baseline.txt"
+    accepted+=("$out/accepted-baseline.txt"); report+=(--baseline "$out/baseline.json")
+    load+=(--hot-share "$hot_share")
+  fi
+
+  local drain_start
+  if [ -n "$outage" ]; then
+    local outage_pid
+    ( sleep 15; curl -s -X POST "http://127.0.0.1:$origin_port/mode?status=503" >/dev/null
+      echo "   origin down (503) for ${outage}s"; sleep "$outage"
+      curl -s -X POST "http://127.0.0.1:$origin_port/mode?status=200" >/dev/null
+      date +%s%3N >"$out/recovered-at"
+      curl -s "http://127.0.0.1:$origin_port/stats" | sed 's/.*"distinctEvents":\([0-9]*\).*/\1/' >"$out/recovered-count"
+      echo "   origin back" ) &
+    outage_pid=$!; started+=("$outage_pid")
+  fi
+  echo "== ingest: ${load[*]}"
+  generate ingest "${load[@]}" --accepted-out "$out/accepted-ingest.txt"
+  accepted+=("$out/accepted-ingest.txt")
+  local rss_kb; rss_kb=$(awk '/VmHWM/ {print $2}' "/proc/$buffer_pid/status")
+  report+=(--rss-kb "$rss_kb")
+  if $live_heap; then
+    echo "== waiting $(( ${eviction%s} + 10 ))s for idle actors to be evicted, then a full GC"
+    sleep $(( ${eviction%s} + 10 ))
+    report+=(--live-heap-mb "$(live_heap_mb "$buffer_pid")")
+  fi
+  if $ceilings; then
+    ceilings_run
+    report+=(--http-ceiling "$out/http-ceiling.json" --pgbench "$out/pgbench.txt")
+  fi
+  if [ "$drain_mode" = after ]; then
+    stop_buffer
+    echo "== drain: the buffer restarted with delivery on"
+    drain_start=$(date +%s%3N)
+    start_buffer drain true
+  else
+    if [ -n "$outage" ]; then wait "$outage_pid" || true; fi
+    drain_start=$(cat "$out/recovered-at" 2>/dev/null || date +%s%3N)
+    report+=(--drain-start-count "$(cat "$out/recovered-count" 2>/dev/null || echo 0)")
+  fi
+  local status=0 files
+  files=$(IFS=,; echo "${accepted[*]}")
+  java -cp "$cp" io.webhookbuffer.bench.BenchReport --origin "http://127.0.0.1:$origin_port" \
+       --accepted "$files" --ingest "$out/ingest.json" --scenario "$scenario" --drain-start-ms "$drain_start" \
+       --wait "${BENCH_DRAIN_WAIT:-300s}" --summary-out "$out/summary.md" "${report[@]}" || status=$?
+  stop_buffer
+  kill "$origin_pid" 2>/dev/null || true; wait "$origin_pid" 2>/dev/null || true
+  return $status
+}
+
+base=${BENCH_OUT:-bench/results/$(date -u +%Y%m%dT%H%M%SZ)-$scenario}
+summaries=()
+for run in $(seq 1 "$runs"); do
+  BENCH_OUT=$base run_once "$run" # not in an || list: set -e stops the script at the first failing step
+  summaries+=("$out/summary.md")
+done
+if [ "$runs" -gt 1 ]; then
+  echo; echo "== median of $runs runs (range in brackets)"
+  java -cp "$cp" io.webhookbuffer.bench.BenchReport --median "$(IFS=,; echo "${summaries[*]}")" | tee "$base/summary.md"
+fi

@@ -1,0 +1,515 @@
+package io.webhookbuffer.bench;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import io.vertx.core.AbstractVerticle;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.webhookbuffer.common.Hmac;
+
+/**
+ * The benchmark's load generator: signed webhooks with unique event ids (and a share of deliberate duplicates) over
+ * keep-alive connections, from Vert.x's non-blocking HTTP client, with ack latency in HdrHistogram. Open model
+ * ({@code --rate}: requests leave on a fixed schedule and latency counts from the scheduled time) or closed loop
+ * (no {@code --rate}: each connection sends its next request when the previous one is answered). Every id answered
+ * 202 is written to {@code --accepted-out} for the loss check.
+ *
+ * <p>Event ids carry what the order check needs: {@code <id>~<previous>}, where {@code previous} is the id of the
+ * event of the same tenant whose 202 this generator received last before sending. That event was committed before
+ * this one arrived, so the buffer must deliver it first (the counting origin checks it). Run it on the packaged
+ * classpath:
+ *
+ * <pre>
+ * java -cp 'target/quarkus-app/app/*:target/quarkus-app/lib/main/*' io.webhookbuffer.bench.LoadGenerator \
+ *      --url http://127.0.0.1:8080 --tenants 10 --webhook-secret S --connections 64 --duration 20s
+ * </pre>
+ */
+public final class LoadGenerator {
+
+    static final String USAGE = """
+            usage: LoadGenerator --url http://127.0.0.1:8080 [--path /webhook/] [--tenants 10] [--tenant-prefix bench]
+                   [--webhook-secret S] [--provider generic] [--connections 64] [--threads 1]
+                   [--duration 20s | --count N] [--warmup 0s] [--rate N [--burst-rate N --burst-at 10s --burst-for 10s]]
+                   [--duplicates 0.05] [--body-bytes 1260] [--hot-share 0.5] [--max-outstanding 50000]
+                   [--tenant-from 0] [--provision true|only --control-secret C] [--accepted-out FILE]
+                   [--result-out FILE] [--label NAME]
+            Tenants are {prefix}-{tenant-from}..{prefix}-{tenants - 1}; with --hot-share, {prefix}-0 is the hot one.
+            --provision only creates the tenants (signed PUT /control/tenants/{id}) and sends no load.""";
+    private static final Set<String> OPTIONS = Set.of("url", "path", "tenants", "tenant-prefix", "webhook-secret",
+            "provider", "connections", "threads", "duration", "count", "warmup", "rate", "burst-rate", "burst-at",
+            "burst-for", "duplicates", "body-bytes", "hot-share", "max-outstanding", "provision", "control-secret",
+            "accepted-out", "result-out", "label", "tenant-from");
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final Duration GRACE = Duration.ofSeconds(30);
+
+    /** One run's settings, checked. */
+    record Settings(URI url, String path, int tenants, String tenantPrefix, String webhookSecret, String provider,
+            int connections, int threads, Duration duration, long count, Duration warmup, double rate, double burstRate,
+            Duration burstAt, Duration burstFor, double duplicates, int bodyBytes, double hotShare, int maxOutstanding,
+            String provision, String controlSecret, Path acceptedOut, Path resultOut, String label, int tenantFrom) {
+
+        static Settings from(CliOptions o) {
+            double rate = o.decimal("rate", 0, 0, 10_000_000);
+            long count = o.longValue("count", 0, 0, Long.MAX_VALUE);
+            // A request count alone bounds the run; a duration alone, or both (whichever ends first), too.
+            Duration fallbackDuration = count > 0 ? Duration.ofHours(1) : Duration.ofSeconds(20);
+            Settings s = new Settings(URI.create(o.required("url")), o.get("path", "/webhook/"),
+                    o.integer("tenants", 10, 1, 10_000_000), o.get("tenant-prefix", "bench"),
+                    o.get("webhook-secret", "bench-webhook-secret"), o.get("provider", "generic"),
+                    o.integer("connections", 64, 1, 100_000), o.integer("threads", 1, 1, 64),
+                    o.duration("duration", fallbackDuration), count,
+                    o.duration("warmup", Duration.ZERO), rate, o.decimal("burst-rate", rate, 0, 10_000_000),
+                    o.duration("burst-at", Duration.ZERO), o.duration("burst-for", Duration.ZERO),
+                    o.decimal("duplicates", 0, 0, 0.99), o.integer("body-bytes", 1260, 0, 16 << 20),
+                    o.decimal("hot-share", 0, 0, 0.99), o.integer("max-outstanding", 50_000, 1, 10_000_000),
+                    o.get("provision", "false"), o.get("control-secret", null),
+                    pathOrNull(o.get("accepted-out", null)), pathOrNull(o.get("result-out", null)),
+                    o.get("label", "load"), o.integer("tenant-from", 0, 0, 10_000_000));
+            if (!Set.of("false", "true", "only").contains(s.provision)) {
+                throw new IllegalArgumentException("--provision takes true, false or only");
+            }
+            if (!"false".equals(s.provision) && s.controlSecret == null) {
+                throw new IllegalArgumentException("--provision needs --control-secret");
+            }
+            if (s.tenantFrom >= s.tenants) {
+                throw new IllegalArgumentException("--tenant-from must be below --tenants");
+            }
+            if (s.hotShare > 0 && s.tenants < 2) {
+                throw new IllegalArgumentException("--hot-share needs at least 2 tenants");
+            }
+            if (!s.burstFor.isZero() && rate == 0) {
+                throw new IllegalArgumentException("a burst needs --rate (open model)");
+            }
+            RequestSigner.forScheme(s.provider); // fails on an unknown scheme before any load is sent
+            return s;
+        }
+
+        private static Path pathOrNull(String p) {
+            return p == null ? null : Path.of(p);
+        }
+
+        boolean openModel() {
+            return rate > 0;
+        }
+
+        String tenant(int index) {
+            return tenantPrefix + "-" + index;
+        }
+    }
+
+    private final Settings settings;
+    private final PrintWriter out;
+    private final RequestSigner signer;
+    private final Recorder all = new Recorder(3);
+    private final Recorder hot = new Recorder(3);
+    private final Recorder quiet = new Recorder(3);
+    private final Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    private final LongAdder unsent = new LongAdder();
+    private final AtomicLong nextTenant = new AtomicLong();
+    private final String runId = Long.toString(System.currentTimeMillis(), 36);
+    private final String filler;
+
+    LoadGenerator(Settings settings, PrintWriter out) {
+        this.settings = settings;
+        this.out = out;
+        this.signer = RequestSigner.forScheme(settings.provider());
+        this.filler = "x".repeat(settings.bodyBytes());
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
+                StandardCharsets.UTF_8), true);
+        Settings settings;
+        try {
+            settings = Settings.from(CliOptions.parse(args, OPTIONS));
+        } catch (IllegalArgumentException e) {
+            out.println("error: " + e.getMessage());
+            out.println(USAGE);
+            Runtime.getRuntime().exit(2);
+            return;
+        }
+        LoadResult result = new LoadGenerator(settings, out).run();
+        if (result != null) {
+            out.print(describe(result));
+        }
+        out.flush();
+        Runtime.getRuntime().exit(result != null && result.requests() == 0 ? 1 : 0);
+    }
+
+    /**
+     * Provisions the tenants if asked, runs the load, writes the accepted ids and the result file. Returns null when
+     * asked only to provision.
+     */
+    LoadResult run() throws Exception {
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(settings.threads()));
+        try {
+            if (!"false".equals(settings.provision())) {
+                provision(vertx);
+            }
+            if ("only".equals(settings.provision())) {
+                return null;
+            }
+            return load(vertx);
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private LoadResult load(Vertx vertx) throws Exception {
+        int threads = settings.threads();
+        long startNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200); // every driver deployed by then
+        List<Driver> drivers = new ArrayList<>();
+        List<Future<Void>> finished = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            int connections = settings.connections() / threads + (i < settings.connections() % threads ? 1 : 0);
+            long count = settings.count() == 0 ? Long.MAX_VALUE
+                    : settings.count() / threads + (i < settings.count() % threads ? 1 : 0);
+            Driver driver = new Driver(i, Math.max(1, connections), count, startNanos);
+            drivers.add(driver);
+            finished.add(driver.finished.future());
+            vertx.deployVerticle(driver).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        long timeoutSeconds = settings.warmup().plus(settings.duration()).plus(GRACE).toSeconds()
+                + (settings.count() > 0 ? 3600 : 0);
+        Future.all(finished).toCompletionStage().toCompletableFuture().get(timeoutSeconds, TimeUnit.SECONDS);
+        long ended = drivers.stream().mapToLong(d -> d.lastStartNanos).max().orElse(startNanos);
+        long accepted = writeAccepted(drivers);
+        LoadResult result = result(startNanos, ended, accepted);
+        if (settings.resultOut() != null) {
+            JSON.writeValue(settings.resultOut().toFile(), result);
+        }
+        return result;
+    }
+
+    private LoadResult result(long startNanos, long lastStartNanos, long accepted) {
+        long measureFrom = startNanos + settings.warmup().toNanos();
+        double seconds = settings.count() > 0 && settings.warmup().isZero()
+                ? Math.max(1e-3, (lastStartNanos - startNanos) / 1e9)
+                : Math.min(settings.duration().toNanos(), Math.max(1, lastStartNanos - measureFrom)) / 1e9;
+        Histogram allHistogram = all.getIntervalHistogram();
+        Map<String, Long> byStatus = snapshot(statuses);
+        long requests = allHistogram.getTotalCount() + snapshot(errors).values().stream().mapToLong(Long::longValue).sum();
+        long acceptedMeasured = byStatus.getOrDefault("202", 0L);
+        return new LoadResult(settings.label(), settings.openModel() ? "open" : "closed", settings.rate(),
+                settings.connections(), settings.tenants(), seconds, requests, requests / seconds,
+                acceptedMeasured / seconds, byStatus, snapshot(errors), unsent.sum(),
+                LoadResult.Latency.of(allHistogram), LoadResult.Latency.of(hot.getIntervalHistogram()),
+                LoadResult.Latency.of(quiet.getIntervalHistogram()), accepted);
+    }
+
+    private static Map<String, Long> snapshot(Map<String, LongAdder> counters) {
+        Map<String, Long> copy = new TreeMap<>();
+        counters.forEach((k, v) -> copy.put(k, v.sum()));
+        return copy;
+    }
+
+    private long writeAccepted(List<Driver> drivers) throws IOException {
+        long n = 0;
+        Writer writer = settings.acceptedOut() == null ? Writer.nullWriter()
+                : Files.newBufferedWriter(settings.acceptedOut(), StandardCharsets.UTF_8);
+        try (writer) {
+            for (Driver d : drivers) {
+                for (String line : d.accepted) {
+                    writer.write(line);
+                    writer.write('\n');
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Human-readable lines for one result. */
+    static String describe(LoadResult r) {
+        StringBuilder s = new StringBuilder();
+        s.append(String.format("%s: %s, %d connections, %d tenants, %.1f s measured%n", r.label(),
+                "open".equals(r.mode()) ? String.format("open model at %.0f/s", r.targetRate()) : "closed loop",
+                r.connections(), r.tenants(), r.measuredSeconds()));
+        s.append(String.format("  requests/s %.0f   202/s %.0f   statuses %s   errors %s   unsent %d   accepted ids %d%n",
+                r.requestsPerSecond(), r.acceptedPerSecond(), r.statuses(), r.errors(), r.unsent(), r.acceptedIds()));
+        appendLatency(s, "ack latency ms", r.latency());
+        if (r.hotLatency().count() > 0) {
+            appendLatency(s, "  hot tenant   ", r.hotLatency());
+            appendLatency(s, "  quiet tenants", r.quietLatency());
+        }
+        return s.toString();
+    }
+
+    private static void appendLatency(StringBuilder s, String name, LoadResult.Latency l) {
+        s.append(String.format("  %s  p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f  (n=%d)%n", name, l.p50(),
+                l.p90(), l.p99(), l.p999(), l.max(), l.count()));
+    }
+
+    // ---- provisioning through signed control commands ------------------------------------------------------------
+
+    private void provision(Vertx vertx) throws Exception {
+        long started = System.nanoTime();
+        HttpClient client = vertx.createHttpClient(clientOptions(), new PoolOptions().setHttp1MaxSize(32)
+                .setMaxWaitQueueSize(-1));
+        byte[] body = ("{\"provider\":\"" + settings.provider() + "\",\"secrets\":[\"" + settings.webhookSecret()
+                + "\"],\"rateLimit\":1000000,\"rateWindowSeconds\":1}").getBytes(StandardCharsets.UTF_8);
+        AtomicInteger next = new AtomicInteger();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        AtomicInteger running = new AtomicInteger(32);
+        for (int lane = 0; lane < 32; lane++) {
+            provisionNext(vertx, client, body, next.getAndIncrement(), 1, next, running, done);
+        }
+        done.get(30 + settings.tenants() / 100, TimeUnit.SECONDS);
+        client.close();
+        out.printf("provisioned %d tenants in %.1f s%n", settings.tenants(), (System.nanoTime() - started) / 1e9);
+    }
+
+    /** Provisions tenant {@code i}, retrying a 503 (the control plane asks for a retry with a new nonce). */
+    private void provisionNext(Vertx vertx, HttpClient client, byte[] body, int i, int attempt, AtomicInteger next,
+            AtomicInteger running, CompletableFuture<Void> done) {
+        if (i >= settings.tenants()) {
+            if (running.decrementAndGet() == 0) {
+                done.complete(null);
+            }
+            return;
+        }
+        String ts = Long.toString(System.currentTimeMillis() / 1000);
+        byte[] random = new byte[18];
+        ThreadLocalRandom.current().nextBytes(random);
+        String nonce = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        String signature = Base64.getUrlEncoder().withoutPadding().encodeToString(Hmac.hmacSha256(
+                settings.controlSecret(), (ts + "." + nonce + ".").getBytes(StandardCharsets.UTF_8), body));
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.PUT)
+                .setURI("/control/tenants/" + settings.tenant(i)).setTimeout(30_000)
+                .putHeader("content-type", "application/json").putHeader("x-timestamp", ts)
+                .putHeader("x-nonce", nonce).putHeader("x-signature", signature);
+        client.request(options).compose(req -> req.send(Buffer.buffer(body)))
+                .compose(resp -> resp.body().map(b -> resp.statusCode() == 200 ? null : resp.statusCode() + " " + b))
+                .onComplete(ar -> {
+                    if (ar.succeeded() && ar.result() == null) {
+                        provisionNext(vertx, client, body, next.getAndIncrement(), 1, next, running, done);
+                    } else if (attempt < 5 && (ar.failed() || ar.result().startsWith("503"))) {
+                        vertx.setTimer(200L * attempt,
+                                t -> provisionNext(vertx, client, body, i, attempt + 1, next, running, done));
+                    } else {
+                        done.completeExceptionally(new IllegalStateException("provisioning " + settings.tenant(i)
+                                + " failed: " + (ar.failed() ? ar.cause() : ar.result())));
+                    }
+                });
+    }
+
+    private HttpClientOptions clientOptions() {
+        return new HttpClientOptions().setDefaultHost(settings.url().getHost())
+                .setDefaultPort(settings.url().getPort() < 0 ? 80 : settings.url().getPort())
+                .setKeepAlive(true).setTcpNoDelay(true).setPipelining(false);
+    }
+
+    // ---- the load ------------------------------------------------------------------------------------------------
+
+    /** One event loop's share of the connections and of the schedule. Its fields are touched only on its loop. */
+    private final class Driver extends AbstractVerticle {
+
+        private static final int RECENT = 1024;
+        private static final int PER_TICK = 1000;
+        final Promise<Void> finished = Promise.promise();
+        final List<String> accepted = new ArrayList<>();
+        private final int index;
+        private final int connections;
+        private final long count;
+        private final long startNanos;
+        private final long warmupNanos = settings.warmup().toNanos();
+        private final long totalNanos = settings.warmup().plus(settings.duration()).toNanos();
+        private final ArrivalSchedule schedule;
+        private final String[] recentTenant = new String[RECENT];
+        private final String[] recentId = new String[RECENT];
+        private int recentSize;
+        /** Per tenant, the id whose 202 arrived last (the order check's predecessor). */
+        private final Map<String, String> lastAccepted = new java.util.HashMap<>();
+        private HttpClient client;
+        private long sent;
+        private long outstanding;
+        private boolean sending = true;
+        volatile long lastStartNanos;
+
+        Driver(int index, int connections, long count, long startNanos) {
+            this.index = index;
+            this.connections = connections;
+            this.count = count;
+            this.startNanos = startNanos;
+            int threads = settings.threads();
+            this.schedule = settings.openModel()
+                    ? new ArrivalSchedule(settings.rate() / threads, settings.burstRate() / threads,
+                            settings.warmup().plus(settings.burstAt()).toNanos(), settings.burstFor().toNanos())
+                    : null;
+            this.lastStartNanos = startNanos;
+        }
+
+        @Override
+        public void start() {
+            client = vertx.createHttpClient(clientOptions(), new PoolOptions().setHttp1MaxSize(connections)
+                    .setMaxWaitQueueSize(-1));
+            long delayMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(startNanos - System.nanoTime()));
+            if (schedule != null) {
+                vertx.setTimer(delayMs, t -> vertx.setPeriodic(1, this::tick));
+            } else {
+                vertx.setTimer(delayMs, t -> {
+                    for (int c = 0; c < connections; c++) {
+                        next();
+                    }
+                });
+            }
+        }
+
+        /**
+         * Open model: sends the requests that are due by now, stamped with the time each was due. At most
+         * {@link #PER_TICK} per tick, so answers are read between sends when the generator has fallen behind (those
+         * requests still count their latency from when they were due).
+         */
+        private void tick(long timerId) {
+            long elapsed = System.nanoTime() - startNanos;
+            long due = Math.min(Math.min(count, sent + PER_TICK), schedule.dueBy(Math.min(elapsed, totalNanos - 1)));
+            while (sent < due) {
+                long dueAt = startNanos + schedule.dueAt(sent);
+                sent++;
+                if (outstanding >= settings.maxOutstanding()) {
+                    unsent.increment(); // the server is this far behind: counted, and visible in the latency of the rest
+                    continue;
+                }
+                send(dueAt, null);
+            }
+            if ((elapsed >= totalNanos && sent >= schedule.dueBy(totalNanos - 1)) || sent >= count) {
+                vertx.cancelTimer(timerId);
+                sending = false;
+                maybeFinish();
+            }
+        }
+
+        /** Closed loop: one connection's next request, sent when its previous one was answered. */
+        private void next() {
+            long now = System.nanoTime();
+            if (now - startNanos >= totalNanos || sent >= count) {
+                sending = false;
+                maybeFinish();
+                return;
+            }
+            sent++;
+            send(now, this::next);
+        }
+
+        private void send(long dueNanos, Runnable then) {
+            String tenant;
+            String id;
+            boolean hotTenant = false;
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            if (recentSize > 0 && settings.duplicates() > 0 && random.nextDouble() < settings.duplicates()) {
+                int pick = random.nextInt(Math.min(recentSize, RECENT));
+                tenant = recentTenant[pick];
+                id = recentId[pick];
+            } else {
+                int t;
+                if (settings.hotShare() > 0) {
+                    hotTenant = random.nextDouble() < settings.hotShare();
+                    t = hotTenant ? 0 : 1 + (int) (nextTenant.getAndIncrement() % (settings.tenants() - 1));
+                } else {
+                    int from = settings.tenantFrom();
+                    t = from + (int) (nextTenant.getAndIncrement() % (settings.tenants() - from));
+                }
+                tenant = settings.tenant(t);
+                String previous = lastAccepted.get(tenant);
+                id = runId + "-" + index + "-" + sent + (previous == null ? "" : "~" + previous.substring(0,
+                        previous.indexOf('~') < 0 ? previous.length() : previous.indexOf('~')));
+            }
+            boolean hotRequest = settings.hotShare() > 0 && tenant.equals(settings.tenant(0));
+            byte[] body = body(id);
+            RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setURI(settings.path() + tenant)
+                    .setTimeout(GRACE.toMillis()).putHeader("content-type", "application/json");
+            signer.sign(settings.webhookSecret(), id, body, options::putHeader);
+            outstanding++;
+            lastStartNanos = Math.max(lastStartNanos, Math.min(dueNanos, startNanos + totalNanos));
+            client.request(options).compose(req -> req.send(Buffer.buffer(body)))
+                    .compose(resp -> resp.body().map(b -> resp.statusCode()))
+                    .onComplete(ar -> {
+                        outstanding--;
+                        long latencyMicros = (System.nanoTime() - dueNanos) / 1000;
+                        boolean measured = dueNanos - startNanos >= warmupNanos;
+                        if (ar.succeeded()) {
+                            answered(tenant, id, ar.result(), measured, hotRequest, latencyMicros);
+                        } else if (measured) {
+                            errors.computeIfAbsent(ar.cause().getClass().getSimpleName(), k -> new LongAdder()).increment();
+                        }
+                        if (then != null) {
+                            then.run();
+                        } else {
+                            maybeFinish();
+                        }
+                    });
+        }
+
+        private void answered(String tenant, String id, int status, boolean measured, boolean hotRequest,
+                long latencyMicros) {
+            if (status == 202) {
+                accepted.add(tenant + '\t' + id);
+                lastAccepted.put(tenant, id);
+                int slot = recentSize++ % RECENT;
+                recentTenant[slot] = tenant;
+                recentId[slot] = id;
+            }
+            if (!measured) {
+                return;
+            }
+            statuses.computeIfAbsent(Integer.toString(status), k -> new LongAdder()).increment();
+            all.recordValue(latencyMicros);
+            if (settings.hotShare() > 0) {
+                (hotRequest ? hot : quiet).recordValue(latencyMicros);
+            }
+        }
+
+        private void maybeFinish() {
+            if (!sending && outstanding == 0 && !finished.future().isComplete()) {
+                client.close();
+                finished.tryComplete();
+            }
+        }
+
+        /** A JSON body of about {@code --body-bytes}, carrying the event id. */
+        private byte[] body(String id) {
+            String head = "{\"id\":\"" + id + "\",\"type\":\"invoice.paid\",\"data\":{\"filler\":\"";
+            String tail = "\"}}";
+            int fill = Math.max(0, settings.bodyBytes() - head.length() - tail.length());
+            return (head + filler.substring(0, Math.min(fill, filler.length())) + tail).getBytes(StandardCharsets.UTF_8);
+        }
+    }
+}
