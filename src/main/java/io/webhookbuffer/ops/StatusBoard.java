@@ -18,7 +18,8 @@ import io.webhookbuffer.queue.QueueSnapshot;
  *
  * <p>Sorted by what needs attention: an open breaker first, then tenants whose delivery fails (backing off: the head
  * event has a failed attempt), then
- * tenants with dead letters, then the rest; within each, the oldest pending event first.
+ * tenants with dead letters, then tenants an operator paused (delivery held on purpose), then the rest; within each,
+ * the oldest pending event first.
  */
 public final class StatusBoard {
 
@@ -27,7 +28,7 @@ public final class StatusBoard {
     /** The delivery states, in the order of attention. */
     public enum State {
         CIRCUIT_OPEN("circuit open", "bad"), BACKING_OFF("backing off", "bad"), DEAD_LETTERS("dead letters", "warn"),
-        OK("ok", "ok");
+        PAUSED("paused", "warn"), OK("ok", "ok");
 
         public final String text;
         public final String css;
@@ -57,7 +58,10 @@ public final class StatusBoard {
             String detail = null;
             // The head of the queue carries the origin's last failed answer (any replica's): delivery is failing.
             boolean failing = t.events() > 0 && t.maxAttempts() > 0 && (t.lastError() != null || t.lastStatus() != null);
-            if (view != null && view.circuitOpen() && t.events() > 0) {
+            if (t.paused()) {
+                // Held by a command: nothing is attempted, so neither the breaker nor the backoff applies.
+                state = State.PAUSED;
+            } else if (view != null && view.circuitOpen() && t.events() > 0) {
                 state = State.CIRCUIT_OPEN;
             } else if (failing) {
                 state = State.BACKING_OFF;

@@ -14,11 +14,12 @@ public record QueueSnapshot(Instant takenAt, long events, long oldestAgeSeconds,
 
     /**
      * One tenant: queued events, the oldest one's age, the most attempts on a queued event, the earliest next
-     * attempt, the origin's last answer on its head (status null: no answer), and its dead letters.
+     * attempt, the origin's last answer on its head (status null: no answer), its dead letters, and whether its
+     * delivery is paused by a command.
      */
     public record TenantRow(String tenantId, long events, long oldestAgeSeconds, int maxAttempts,
             OffsetDateTime nextAttemptAt, Integer lastStatus, String lastError, long deadLetters,
-            OffsetDateTime lastDeadAt) {
+            OffsetDateTime lastDeadAt, boolean paused) {
     }
 
     public static final QueueSnapshot NONE = new QueueSnapshot(null, 0, 0, 0, 0, List.of());

@@ -47,9 +47,11 @@ public class QueueSnapshots {
                    coalesce(extract(epoch FROM now() - t.oldest), 0)::bigint AS total_age,
                    t.tenants AS total_tenants,
                    top.tenant_id, top.events, greatest(0, extract(epoch FROM now() - top.oldest))::bigint AS age,
-                   top.attempts, top.next_attempt, head.last_status, head.last_error
+                   top.attempts, top.next_attempt, head.last_status, head.last_error,
+                   coalesce(tn.paused, false) AS paused
             FROM totals t
             LEFT JOIN top ON true
+            LEFT JOIN tenants tn ON tn.tenant_id = top.tenant_id
             LEFT JOIN LATERAL (
                 SELECT q.last_status, q.last_error FROM event_queue q
                 WHERE q.tenant_id = top.tenant_id AND q.attempts > 0 ORDER BY q.id LIMIT 1) head ON true
@@ -60,9 +62,11 @@ public class QueueSnapshots {
             WITH per AS (
                 SELECT tenant_id, count(*) AS n, max(dead_at) AS last_dead FROM dead_letters GROUP BY tenant_id
             )
-            SELECT (SELECT coalesce(sum(n), 0)::bigint FROM per) AS total, top.tenant_id, top.n, top.last_dead
+            SELECT (SELECT coalesce(sum(n), 0)::bigint FROM per) AS total, top.tenant_id, top.n, top.last_dead,
+                   coalesce(tn.paused, false) AS paused
             FROM (SELECT 1) one
-            LEFT JOIN (SELECT * FROM per ORDER BY last_dead DESC LIMIT $1) top ON true""";
+            LEFT JOIN (SELECT * FROM per ORDER BY last_dead DESC LIMIT $1) top ON true
+            LEFT JOIN tenants tn ON tn.tenant_id = top.tenant_id""";
 
     private final Pool pool;
     private final QueueConfig config;
@@ -108,7 +112,7 @@ public class QueueSnapshots {
             if (id != null) {
                 rows.put(id, new QueueSnapshot.TenantRow(id, r.getLong("events"), r.getLong("age"),
                         r.getInteger("attempts"), r.getOffsetDateTime("next_attempt"), r.getInteger("last_status"),
-                        r.getString("last_error"), 0, null));
+                        r.getString("last_error"), 0, null, r.getBoolean("paused")));
             }
         }
         long deadLetters = 0;
@@ -122,10 +126,11 @@ public class QueueSnapshots {
             QueueSnapshot.TenantRow b = rows.get(id);
             if (b != null) {
                 rows.put(id, new QueueSnapshot.TenantRow(id, b.events(), b.oldestAgeSeconds(), b.maxAttempts(),
-                        b.nextAttemptAt(), b.lastStatus(), b.lastError(), r.getLong("n"), r.getOffsetDateTime("last_dead")));
+                        b.nextAttemptAt(), b.lastStatus(), b.lastError(), r.getLong("n"), r.getOffsetDateTime("last_dead"),
+                        b.paused()));
             } else {
                 onlyDead.add(new QueueSnapshot.TenantRow(id, 0, 0, 0, null, null, null, r.getLong("n"),
-                        r.getOffsetDateTime("last_dead")));
+                        r.getOffsetDateTime("last_dead"), r.getBoolean("paused")));
             }
         }
         List<QueueSnapshot.TenantRow> all = new ArrayList<>(rows.values());

@@ -23,17 +23,18 @@ class StatusBoardTests {
     @Test
     void sortsByWhatNeedsAttentionThenByOldestPendingAge() {
         QueueSnapshot snapshot = new QueueSnapshot(NOW, 0, 0, 0, 0, List.of(
-                new TenantRow("old-ok", 10, 900, 0, null, null, null, 0, null),
-                new TenantRow("young-ok", 10, 5, 0, null, null, null, 0, null),
-                new TenantRow("failing", 3, 60, 4, LATER, 503, "Service Unavailable", 0, null),
-                new TenantRow("broken-origin", 2, 30, 2, LATER, 503, "HTTP 503", 0, null),
-                new TenantRow("poisoned", 0, 0, 0, null, null, null, 7, null),
-                new TenantRow("failing-older", 1, 600, 9, null, null, "timeout", 1, null)));
+                new TenantRow("old-ok", 10, 900, 0, null, null, null, 0, null, false),
+                new TenantRow("young-ok", 10, 5, 0, null, null, null, 0, null, false),
+                new TenantRow("failing", 3, 60, 4, LATER, 503, "Service Unavailable", 0, null, false),
+                new TenantRow("broken-origin", 2, 30, 2, LATER, 503, "HTTP 503", 0, null, false),
+                new TenantRow("poisoned", 0, 0, 0, null, null, null, 7, null, false),
+                new TenantRow("failing-older", 1, 600, 9, null, null, "timeout", 1, null, false),
+                new TenantRow("held", 4, 1200, 3, LATER, 503, "HTTP 503", 0, null, true)));
         Map<String, DrainView> views = Map.of("broken-origin", new DrainView(false, 0, true, "circuit breaker open", -1));
 
         List<StatusBoard.Row> rows = StatusBoard.rows(snapshot, views::get, NOW);
 
-        assertEquals(List.of("broken-origin", "failing-older", "failing", "poisoned", "old-ok", "young-ok"),
+        assertEquals(List.of("broken-origin", "failing-older", "failing", "poisoned", "held", "old-ok", "young-ok"),
                 rows.stream().map(StatusBoard.Row::tenantId).toList());
         assertEquals(StatusBoard.State.CIRCUIT_OPEN, rows.get(0).state());
         assertEquals("backing off until 12:01:30 UTC", rows.get(2).stateText());
@@ -42,7 +43,8 @@ class StatusBoardTests {
         assertEquals("backing off (attempt 10 due)", rows.get(1).stateText());
         assertEquals("timeout", rows.get(1).lastError());
         assertEquals(StatusBoard.State.DEAD_LETTERS, rows.get(3).state());
-        assertEquals("15m 00s", rows.get(4).oldestAge());
+        assertEquals(StatusBoard.State.PAUSED, rows.get(4).state(), "paused wins over its head's failed attempt");
+        assertEquals("15m 00s", rows.get(5).oldestAge());
         assertEquals("", rows.get(3).oldestAge(), "no backlog, no age");
     }
 

@@ -87,6 +87,8 @@ class StatusPageTests {
         String failing = tenant().provision();
         String poisoned = tenant().provision();
         String healthy = tenant().provision();
+        String held = tenant().provision();
+        Signed.command("{}").post("/control/tenants/" + held + "/pause").then().statusCode(200);
         origin.answer(failing, batch -> new Answer(503, Map.of(), "", 0));
         origin.answer(poisoned, batch -> new Answer(422, Map.of(), "", 0));
         CountDownLatch hold = new CountDownLatch(1);
@@ -99,22 +101,25 @@ class StatusPageTests {
             return Answer.ok();
         });
         try {
-            showsTenantsByAttention(failing, poisoned, healthy);
+            showsTenantsByAttention(failing, poisoned, held, healthy);
         } finally {
             hold.countDown();
         }
     }
 
-    private void showsTenantsByAttention(String failing, String poisoned, String healthy) throws Exception {
+    private void showsTenantsByAttention(String failing, String poisoned, String held, String healthy)
+            throws Exception {
         send(failing, "f-1");
         send(failing, "f-2");
         send(poisoned, "p-1");
+        send(held, "x-1");
         send(healthy, "h-1");
         await().atMost(PATIENCE).until(() -> {
             var s = snapshots.refresh().await().indefinitely();
             var rows = s.rows();
             return rows.stream().anyMatch(r -> r.tenantId().equals(failing) && r.lastStatus() != null)
                     && rows.stream().anyMatch(r -> r.tenantId().equals(poisoned) && r.deadLetters() == 1)
+                    && rows.stream().anyMatch(r -> r.tenantId().equals(held) && r.paused() && r.events() == 1)
                     && rows.stream().anyMatch(r -> r.tenantId().equals(healthy) && r.events() == 1);
         });
 
@@ -124,11 +129,13 @@ class StatusPageTests {
         List<String> order = tenantOrder(dom);
         int f = order.indexOf(failing);
         int p = order.indexOf(poisoned);
+        int x = order.indexOf(held);
         int h = order.indexOf(healthy);
-        assertTrue(f >= 0 && p > f && h > p, "failing, then dead letters, then healthy: " + order);
+        assertTrue(f >= 0 && p > f && x > p && h > x, "failing, dead letters, paused, then healthy: " + order);
         assertTrue(rowOf(dom, failing).contains("backing off") && rowOf(dom, failing).contains("HTTP 503"),
                 rowOf(dom, failing));
         assertTrue(rowOf(dom, poisoned).contains("dead letters"), rowOf(dom, poisoned));
+        assertTrue(rowOf(dom, held).contains(">paused<"), rowOf(dom, held));
         assertTrue(rowOf(dom, healthy).contains(">ok<"), rowOf(dom, healthy));
 
         Path png = Path.of("target/status-page.png");
