@@ -2,13 +2,16 @@ package io.webhookbuffer.ingress;
 
 /** What the ingest endpoint answered, as operators count it ({@code buffer_ingest_total{outcome}}). */
 public enum IngestOutcome {
-    BUFFERED, DEDUPLICATED, RATE_LIMITED, BAD_SIGNATURE, UNKNOWN_TENANT, TOO_LARGE, UNAVAILABLE;
+    BUFFERED, DEDUPLICATED, RATE_LIMITED, BAD_SIGNATURE, UNKNOWN_TENANT, TOO_LARGE, UNAVAILABLE, HANDSHAKE;
 
-    /** The ingest contract maps one status to one outcome (405 is not an ingest attempt: null). */
-    static IngestOutcome ofStatus(int status) {
+    /**
+     * The ingest contract maps one status to one outcome (405 is not an ingest attempt: null); a 200 is a duplicate
+     * unless it answers a provider's handshake (Slack, Zoom), which is neither stored nor a duplicate.
+     */
+    static IngestOutcome of(int status, IngressReply reply) {
         return switch (status) {
             case 202 -> BUFFERED;
-            case 200 -> DEDUPLICATED;
+            case 200 -> reply != null && reply.isHandshake() ? HANDSHAKE : DEDUPLICATED;
             case 429 -> RATE_LIMITED;
             case 401 -> BAD_SIGNATURE;
             case 404 -> UNKNOWN_TENANT;

@@ -15,6 +15,11 @@ public record IngressReply(String status, String eventId, String reason, String 
         this(status, eventId, reason, null, null, null);
     }
 
+    /** An answer to a provider's endpoint check (it carries the challenge or token), not to an event. */
+    boolean isHandshake() {
+        return challenge != null || plainToken != null;
+    }
+
     static IngressReply status(String status) {
         return new IngressReply(status, null, null);
     }

@@ -89,7 +89,7 @@ public class WebhookResource {
     }
 
     private RestResponse<IngressReply> observed(RestResponse<IngressReply> response, long started) {
-        IngestOutcome outcome = IngestOutcome.ofStatus(response.getStatus());
+        IngestOutcome outcome = IngestOutcome.of(response.getStatus(), response.getEntity());
         if (outcome != null) {
             listener.answered(outcome, System.nanoTime() - started);
         }
