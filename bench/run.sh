@@ -94,6 +94,13 @@ wait_for() { # URL SECONDS
   return 1
 }
 
+for port in "$buffer_port" "$origin_port"; do
+  if curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/"; then
+    echo "something already answers on port $port: stop it or set BENCH_BUFFER_PORT / BENCH_ORIGIN_PORT" >&2
+    exit 2
+  fi
+done
+
 start_origin() {
   java -Xmx1g -cp "$cp" io.webhookbuffer.demo.DemoOrigin --port "$origin_port" --token "$origin_token" \
        --signing-secret "$signing_secret" --quiet true >"$out/origin.log" 2>&1 &
@@ -108,14 +115,20 @@ start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]
       QUARKUS_REDIS_HOSTS=redis://127.0.0.1:6379 QUARKUS_HTTP_PORT="$buffer_port" \
       BUFFER_CONTROL_SECRET="$control_secret" BUFFER_ORIGIN_BASE_URL="http://127.0.0.1:$origin_port" \
       BUFFER_ORIGIN_TOKEN="$origin_token" BUFFER_DELIVERY_SIGNING_SECRET="$signing_secret" \
-      BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_DELIVERY_SWEEP_INTERVAL=1s BUFFER_BENCH_CEILING_ENDPOINT=true \
+      BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_BENCH_CEILING_ENDPOINT=true \
       "$@" java $server_opts -jar target/quarkus-app/quarkus-run.jar >"$out/buffer-$name.log" 2>&1 &
   buffer_pid=$!; started+=("$buffer_pid")
   wait_for "http://127.0.0.1:$buffer_port/q/health/ready" 120
 }
 
-stop_buffer() {
+stop_buffer() { # SIGTERM (graceful), then SIGKILL after 30 s: a JVM out of memory may never finish its shutdown
   kill "$buffer_pid" 2>/dev/null || true
+  local i
+  for i in $(seq 1 60); do
+    kill -0 "$buffer_pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  kill -9 "$buffer_pid" 2>/dev/null || true
   wait "$buffer_pid" 2>/dev/null || true
 }
 

@@ -107,7 +107,10 @@ public final class BenchReport {
         long drainStart = o.longValue("drain-start-ms", System.currentTimeMillis(), 0, Long.MAX_VALUE);
         out.printf("waiting for the origin to receive %d accepted events (it has %d distinct)%n", accepted.size(),
                 stats().get("distinctEvents"));
-        Map<String, Long> after = awaitDrain(accepted, o.duration("wait", Duration.ofSeconds(300)), out);
+        Duration wait = o.duration("wait", Duration.ofSeconds(300));
+        long waitStarted = System.nanoTime();
+        Map<String, Long> after = awaitDrain(accepted, wait, out);
+        boolean drained = System.nanoTime() - waitStarted < wait.toNanos();
         LossCheck loss = LossCheck.compare(accepted, receivedKeys());
         if (loss.lost() > 0) {
             out.println("LOST (first " + loss.lostSample().size() + "): " + loss.lostSample());
@@ -134,6 +137,8 @@ public final class BenchReport {
         if (liveHeap != null) {
             table.row("live heap after eviction MB", liveHeap);
         }
+        table.row("drain complete", loss.lost() == 0 ? "yes" : drained ? "no"
+                : "no: gave up after " + wait.toSeconds() + " s (lost counts what had not arrived by then)");
         table.row("accepted ids", Long.toString(loss.accepted()));
         table.row("lost", Long.toString(loss.lost()));
         table.row("delivered twice", Long.toString(after.get("duplicates")));

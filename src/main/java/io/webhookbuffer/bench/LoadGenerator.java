@@ -78,6 +78,11 @@ public final class LoadGenerator {
             "accepted-out", "result-out", "label", "tenant-from");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final Duration GRACE = Duration.ofSeconds(30);
+    /**
+     * Control commands in flight while provisioning. Each claims its nonce in Redis; more than the service's Redis
+     * pool and its wait queue hold at once are refused with 503 (nonce_store_unavailable).
+     */
+    private static final int PROVISION_LANES = 8;
 
     /** One run's settings, checked. */
     record Settings(URI url, String path, int tenants, String tenantPrefix, String webhookSecret, String provider,
@@ -282,14 +287,14 @@ public final class LoadGenerator {
 
     private void provision(Vertx vertx) throws Exception {
         long started = System.nanoTime();
-        HttpClient client = vertx.createHttpClient(clientOptions(), new PoolOptions().setHttp1MaxSize(32)
+        HttpClient client = vertx.createHttpClient(clientOptions(), new PoolOptions().setHttp1MaxSize(PROVISION_LANES)
                 .setMaxWaitQueueSize(-1));
         byte[] body = ("{\"provider\":\"" + settings.provider() + "\",\"secrets\":[\"" + settings.webhookSecret()
                 + "\"],\"rateLimit\":1000000,\"rateWindowSeconds\":1}").getBytes(StandardCharsets.UTF_8);
         AtomicInteger next = new AtomicInteger();
         CompletableFuture<Void> done = new CompletableFuture<>();
-        AtomicInteger running = new AtomicInteger(32);
-        for (int lane = 0; lane < 32; lane++) {
+        AtomicInteger running = new AtomicInteger(PROVISION_LANES);
+        for (int lane = 0; lane < PROVISION_LANES; lane++) {
             provisionNext(vertx, client, body, next.getAndIncrement(), 1, next, running, done);
         }
         done.get(30 + settings.tenants() / 100, TimeUnit.SECONDS);

@@ -144,11 +144,6 @@ public final class DemoOrigin implements AutoCloseable {
         return stats;
     }
 
-    /** Every distinct event received so far, as {@code tenantId<TAB>eventId}. */
-    public Set<String> eventKeys() {
-        return Set.copyOf(seen);
-    }
-
     private void batch(HttpExchange exchange) throws IOException {
         int now = inFlight.incrementAndGet();
         peakInFlight.accumulateAndGet(now, Math::max);
