@@ -61,6 +61,13 @@ public interface DeliveryConfig {
     @WithDefault("10s")
     Duration sweepInterval();
 
+    /**
+     * Most drains the sweep keeps running at once on this replica; the next tenants are woken as those finish. Bounds
+     * the memory and pool queue a large backlog across many tenants (a restart after an outage) can claim.
+     */
+    @WithDefault("256")
+    int sweepBatch();
+
     /** Secret for {@code X-Buffer-Signature}; unset, batches are not signed. Never logged. */
     Optional<String> signingSecret();
 

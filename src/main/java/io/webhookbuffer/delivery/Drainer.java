@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -53,6 +54,8 @@ public class Drainer implements DrainScheduler {
     private static final TypeLiteral<Uni<OriginResponse>> RESPONSE_UNI = new TypeLiteral<>() {
     };
     private static final int SWEEP_PAGE = 10_000;
+    /** A wait up to this long (a batch filling, pacing) keeps a drain in progress; a longer one (backoff) frees it. */
+    private static final long SHORT_WAIT_MILLIS = 1_000;
     /** After another replica's lease turned us away while work was pending, look again this soon. */
     private static final long LOST_RETRY_MILLIS = 500;
     /** The cursor is rewound at least this often, so a row that committed late is never stranded behind it. */
@@ -81,6 +84,15 @@ public class Drainer implements DrainScheduler {
     private volatile boolean stopped;
     /** Where the next sweep page starts (tenant id order); empty: from the beginning. */
     private volatile String sweepFrom = "";
+    /**
+     * Drains in progress now (woken by anything, until idle; a short wait for a batch to fill or for pacing keeps one
+     * in progress, a backoff does not); the sweep only fills up to buffer.delivery.sweep-batch.
+     */
+    private final AtomicInteger activeDrains = new AtomicInteger();
+    /** One sweep query at a time. */
+    private final AtomicBoolean sweeping = new AtomicBoolean();
+    /** The last sweep left tenants unwoken (its page was full, or no room): sweep again as drains finish. */
+    private volatile boolean sweepMore;
 
     public Drainer(DrainStore store, TenantDirectory tenants, OriginClient client, OriginConfig origin,
             DeliveryConfig config, Vertx vertx, UsageCounters usage, DeliveryListener listener) {
@@ -163,15 +175,39 @@ public class Drainer implements DrainScheduler {
         return java.util.Set.copyOf(openCircuits.keySet());
     }
 
-    /** Wakes tenants that have queued rows and no live drainer, a page per interval, cycling through all of them. */
+    /**
+     * Wakes tenants that have queued rows and no live drainer, cycling through all of them: at most as many as keep
+     * this replica's running drains within {@code buffer.delivery.sweep-batch}; when that leaves tenants waiting, the
+     * next page is read as drains finish (see {@link TenantDrain#finish}), not only at the next interval. Waking a
+     * whole page at once would queue one lease query per tenant on the pool, and with 100,000 tenants backlogged that
+     * queue grows faster than the leases are served.
+     */
     void sweep() {
-        if (stopped) {
+        if (stopped || !sweeping.compareAndSet(false, true)) {
             return;
         }
-        store.undrainedTenants(SWEEP_PAGE, sweepFrom).subscribe().with(ids -> {
-            sweepFrom = ids.size() == SWEEP_PAGE ? ids.get(ids.size() - 1) : "";
+        int room = Math.min(SWEEP_PAGE, config.sweepBatch() - activeDrains.get());
+        if (room <= 0) {
+            sweepMore = true;
+            sweeping.set(false);
+            return;
+        }
+        sweepMore = false;
+        store.undrainedTenants(room, sweepFrom).subscribe().with(ids -> {
+            boolean full = ids.size() == room;
+            sweepFrom = full ? ids.get(ids.size() - 1) : "";
+            sweepMore = full;
+            sweeping.set(false);
             ids.forEach(this::wake);
-        }, failure -> LOG.warnf("drain sweep failed, retrying next interval: %s", failure.getMessage()));
+        }, failure -> {
+            sweeping.set(false);
+            LOG.warnf("drain sweep failed, retrying next interval: %s", failure.getMessage());
+        });
+    }
+
+    /** Drains running on this replica now. */
+    public int activeDrains() {
+        return activeDrains.get();
     }
 
     public long delivered() {
@@ -221,6 +257,8 @@ public class Drainer implements DrainScheduler {
         /** The pending wake-up timer, or -1. */
         // @protectedby: this
         private long timerId = -1;
+        /** Counted in activeDrains; changed only by the thread that holds {@link #running}. */
+        private boolean inProgress;
         /** Steps that failed in a row (database trouble): their retry backs off like a failing origin. */
         volatile int consecutiveFailures;
         /** The lease token kept through a backoff wait (see finish), released at shutdown. */
@@ -240,6 +278,10 @@ public class Drainer implements DrainScheduler {
                 return; // shutting down, or the backoff timer wakes us
             }
             if (running.compareAndSet(false, true)) {
+                if (!inProgress) {
+                    inProgress = true;
+                    activeDrains.incrementAndGet();
+                }
                 again = false;
                 parked = null; // acquiring renews our own parked lease
                 store.acquire(tenantId, holder, config.leaseTtl().toMillis()).subscribe().with(t -> guard(() -> {
@@ -497,7 +539,16 @@ public class Drainer implements DrainScheduler {
                 notBefore = next.untilMillis();
                 wakeAt(next.untilMillis());
             }
+            boolean done = next.kind() != Next.Kind.WAIT
+                    || next.untilMillis() - System.currentTimeMillis() > SHORT_WAIT_MILLIS;
+            boolean leaving = done && inProgress;
+            if (leaving) {
+                inProgress = false;
+            }
             running.set(false);
+            if (leaving && activeDrains.decrementAndGet() <= config.sweepBatch() / 2 && sweepMore) {
+                sweep(); // refill: the sweep left tenants waiting for room
+            }
             if (again && next.kind() == Next.Kind.IDLE) {
                 wake();
             } else if (again && next.kind() == Next.Kind.LOST && !stopped) {

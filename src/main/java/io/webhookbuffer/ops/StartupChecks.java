@@ -89,6 +89,7 @@ public class StartupChecks {
                         delivery.requestTimeout().plusSeconds(1),
                         "buffer.delivery.request-timeout + 1s: a lease must outlive the batch it covers")
                 .positive("buffer.delivery.sweep-interval", delivery.sweepInterval())
+                .range("buffer.delivery.sweep-batch", delivery.sweepBatch(), 1, 100_000)
                 .range("buffer.delivery.circuit-breaker.request-volume", delivery.circuitBreaker().requestVolume(), 1,
                         Integer.MAX_VALUE)
                 .positive("buffer.delivery.circuit-breaker.delay", delivery.circuitBreaker().delay());
