@@ -120,6 +120,7 @@ public class StartupChecks {
                 .range("buffer.tenants.default-rate-limit", tenants.defaultRateLimit(), 1, 1_000_000)
                 .range("buffer.tenants.default-rate-window-seconds", tenants.defaultRateWindowSeconds(), 1, 3600)
                 .positive("buffer.tenants.cache-refresh", tenants.cacheRefresh())
+                .range("buffer.tenants.max-concurrent-refreshes", tenants.maxConcurrentRefreshes(), 1, 64)
                 .positive("buffer.tenants.cache-ttl", tenants.cacheTtl())
                 .positive("buffer.tenants.negative-cache-ttl", tenants.negativeCacheTtl())
                 .positive("buffer.dedupe.retention", dedupe.retention())

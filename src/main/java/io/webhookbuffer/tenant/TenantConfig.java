@@ -13,6 +13,14 @@ public interface TenantConfig {
     @WithDefault("5s")
     Duration cacheRefresh();
 
+    /**
+     * Background refreshes in flight at once; the others wait their turn while the cached value keeps serving. Keeps
+     * a wave of refreshes (tenants first seen together come due together) from queueing in the database pool ahead of
+     * the group commit.
+     */
+    @WithDefault("2")
+    int maxConcurrentRefreshes();
+
     /** A cached tenant is dropped this long after it was loaded: the staleness bound when Redis is down. */
     @WithDefault("60s")
     Duration cacheTtl();

@@ -2,11 +2,13 @@ package io.webhookbuffer.tenant;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import com.github.benmanes.caffeine.cache.AsyncCacheLoader;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -17,7 +19,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * <p>Known tenants are cached with refresh-ahead ({@code buffer.tenants.cache-refresh}) and a hard TTL
  * ({@code buffer.tenants.cache-ttl}). A change made through the control plane is pushed to every replica by
  * {@link TenantInvalidation}; the TTL is what bounds staleness when Redis is down. An id that is not in the
- * database is never cached as known: it goes to a separate, short, size-bounded negative cache.
+ * database is never cached as known: it goes to a separate, short, size-bounded negative cache. A miss goes to the
+ * database at once; background refreshes take turns ({@code buffer.tenants.max-concurrent-refreshes}), so a wave of
+ * them never crowds the group commit out of the shared pool.
  */
 @ApplicationScoped
 public class TenantDirectory {
@@ -26,13 +30,27 @@ public class TenantDirectory {
 
     private final AsyncLoadingCache<String, Tenant> known;
     private final Cache<String, Boolean> unknown;
+    private final RefreshLimiter refreshes;
 
     public TenantDirectory(TenantConfig config, TenantRepository repository, OriginTenantSource originSource) {
+        this.refreshes = new RefreshLimiter(config.maxConcurrentRefreshes());
         this.known = Caffeine.newBuilder()
                 .maximumSize(config.cacheSize())
                 .refreshAfterWrite(config.cacheRefresh())
                 .expireAfterWrite(config.cacheTtl())
-                .buildAsync((id, executor) -> load(id, repository, originSource, config).toCompletableFuture());
+                .buildAsync(new AsyncCacheLoader<String, Tenant>() {
+                    @Override
+                    public CompletableFuture<Tenant> asyncLoad(String id, Executor executor) {
+                        // A miss: a request waits for it, so it goes to the database at once.
+                        return load(id, repository, originSource, config).toCompletableFuture();
+                    }
+
+                    @Override
+                    public CompletableFuture<Tenant> asyncReload(String id, Tenant old, Executor executor) {
+                        // A refresh: the cached value keeps serving meanwhile, so it can wait its turn.
+                        return refreshes.submit(() -> load(id, repository, originSource, config));
+                    }
+                });
         this.unknown = Caffeine.newBuilder()
                 .maximumSize(config.negativeCacheSize())
                 .expireAfterWrite(config.negativeCacheTtl())
