@@ -26,6 +26,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
 import io.smallrye.faulttolerance.api.Guard;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import io.webhookbuffer.common.FifoPermits;
 import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.DrainStore;
@@ -71,7 +72,12 @@ public class Drainer implements DrainScheduler {
     private final DeliveryConfig config;
     private final Vertx vertx;
     private final BackoffPolicy backoff;
-    private final FairBulkhead bulkhead;
+    /**
+     * At most buffer.delivery.max-concurrent batches in flight across all tenants, the rest in arrival order. Each
+     * tenant has at most one batch in flight, so first-come-first-served is also round-robin between tenants: a tenant
+     * with a huge backlog gets one slot in turn like everyone else.
+     */
+    private final FifoPermits bulkhead;
     private final UsageCounters usage;
     private final Map<String, TenantDrain> drains = new ConcurrentHashMap<>();
     private final Map<String, Guard> breakers = new ConcurrentHashMap<>();
@@ -106,7 +112,7 @@ public class Drainer implements DrainScheduler {
         this.vertx = vertx;
         this.backoff = new BackoffPolicy(config.backoffBase(), config.backoffCap(),
                 () -> ThreadLocalRandom.current().nextDouble());
-        this.bulkhead = new FairBulkhead(config.maxConcurrent());
+        this.bulkhead = new FifoPermits(config.maxConcurrent());
     }
 
     @Override

@@ -1,16 +1,15 @@
-package io.webhookbuffer.delivery;
+package io.webhookbuffer.common;
 
 import java.util.ArrayDeque;
 
 import io.smallrye.mutiny.Uni;
 
 /**
- * At most {@code limit} deliveries in flight across all tenants; the rest wait in arrival order. Each tenant has at
- * most one batch in flight, so first-come-first-served is also round-robin between tenants: a tenant with a huge
- * backlog gets one slot in turn like everyone else. The monitor guards two fields for nanoseconds; nothing blocks
- * while holding it.
+ * At most {@code limit} holders at once; the rest wait in arrival order, and a released permit goes straight to the
+ * longest waiter. Non-blocking: {@link #acquire()} completes when the permit is ours. The monitor guards two fields for
+ * nanoseconds; nothing blocks while holding it. Used for the delivery bulkhead and for tenant-cache refreshes.
  */
-final class FairBulkhead {
+public final class FifoPermits {
 
     private final int limit;
     // @protectedby: this
@@ -18,12 +17,12 @@ final class FairBulkhead {
     // @protectedby: this
     private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
 
-    FairBulkhead(int limit) {
+    public FifoPermits(int limit) {
         this.limit = limit;
     }
 
-    /** Completes when a slot is ours; the caller must {@link #release()} it exactly once. */
-    Uni<Void> acquire() {
+    /** Completes when a permit is ours; the caller must {@link #release()} it exactly once. */
+    public Uni<Void> acquire() {
         return Uni.createFrom().emitter(emitter -> {
             boolean granted;
             synchronized (this) {
@@ -40,8 +39,8 @@ final class FairBulkhead {
         });
     }
 
-    /** Hands the slot to the longest waiter, or frees it. */
-    void release() {
+    /** Hands the permit to the longest waiter, or frees it. */
+    public void release() {
         Runnable next;
         synchronized (this) {
             next = waiting.poll();
@@ -54,11 +53,11 @@ final class FairBulkhead {
         }
     }
 
-    synchronized int inUse() {
+    public synchronized int inUse() {
         return used;
     }
 
-    synchronized int waiting() {
+    public synchronized int waiting() {
         return waiting.size();
     }
 }
