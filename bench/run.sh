@@ -9,14 +9,15 @@
 # Settings (environment): BENCH_CONNECTIONS, BENCH_TENANTS, BENCH_RATE (open model, requests/s; default closed loop
 # where the scenario allows), BENCH_DUPLICATES, BENCH_BODY_BYTES, BENCH_DATABASE (webhook_buffer_bench, dropped and
 # recreated), BENCH_BUFFER_PORT (18080), BENCH_ORIGIN_PORT (19000), BENCH_SERVER_OPTS (-Xmx512m),
-# BENCH_PGBENCH_CLIENTS (2), BENCH_DRAIN_WAIT (300s), BENCH_OUT (bench/results/<time>-<scenario>).
+# BENCH_GENERATOR_OPTS (-Xmx2g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC), BENCH_PGBENCH_CLIENTS (2),
+# BENCH_DRAIN_WAIT (300s), BENCH_OUT (bench/results/<time>-<scenario>).
 # Needs Java 17+, psql and pgbench; builds target/quarkus-app with Maven if it is missing. Local only: it starts
 # everything on 127.0.0.1 and sends load nowhere else.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-usage() { sed -n '5,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 scenario=steady; duration=""; warmup=""; ceiling_seconds=""; ceilings=true; runs=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -48,6 +49,10 @@ duplicates=${BENCH_DUPLICATES:-$duplicates}; rate=${BENCH_RATE:-$rate}; body_byt
 db=${BENCH_DATABASE:-webhook_buffer_bench}
 buffer_port=${BENCH_BUFFER_PORT:-18080}; origin_port=${BENCH_ORIGIN_PORT:-19000}
 server_opts=${BENCH_SERVER_OPTS:--Xmx512m}
+# The generator is a fresh JVM each run, on the cores the buffer uses: with the default JIT its C2 compiler took
+# about half of the generator's CPU over a 15 s run (README "Performance"). C1 alone compiles in a fraction of that,
+# and one event loop needs no parallel collector.
+generator_opts=${BENCH_GENERATOR_OPTS:--Xmx2g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC}
 case "$db" in *[!a-z0-9_]*) echo "BENCH_DATABASE must be [a-z0-9_]" >&2; exit 2;; esac
 
 cp='target/quarkus-app/app/*:target/quarkus-app/lib/main/*'
@@ -134,7 +139,7 @@ stop_buffer() { # SIGTERM (graceful), then SIGKILL after 30 s: a JVM out of memo
 
 generate() { # LABEL [LoadGenerator options ...]
   local label=$1; shift
-  java -Xmx2g -cp "$cp" io.webhookbuffer.bench.LoadGenerator --url "http://127.0.0.1:$buffer_port" \
+  java $generator_opts -cp "$cp" io.webhookbuffer.bench.LoadGenerator --url "http://127.0.0.1:$buffer_port" \
        --tenants "$tenants" --webhook-secret "$webhook_secret" --body-bytes "$body_bytes" \
        --label "$label" --result-out "$out/$label.json" "$@" | tee "$out/$label.txt"
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -42,11 +43,14 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
 import io.webhookbuffer.common.Hmac;
 
 /**
  * The benchmark's load generator: signed webhooks with unique event ids (and a share of deliberate duplicates) over
- * keep-alive connections, from Vert.x's non-blocking HTTP client, with ack latency in HdrHistogram. Open model
+ * keep-alive connections ({@link LeanConnection}: pre-encoded requests on Vert.x sockets, so the generator takes as
+ * little as it can of the cores it shares with the buffer), with ack latency in HdrHistogram. Open model
  * ({@code --rate}: requests leave on a fixed schedule and latency counts from the scheduled time) or closed loop
  * (no {@code --rate}: each connection sends its next request when the previous one is answered). Every id answered
  * 202 is written to {@code --accepted-out} for the loss check.
@@ -72,7 +76,8 @@ public final class LoadGenerator {
                    [--result-out FILE] [--label NAME]
             Tenants are {prefix}-{tenant-from}..{prefix}-{tenants - 1}; with --hot-share, {prefix}-0 is the hot one.
             --provision only creates the tenants (signed PUT /control/tenants/{id}) and sends no load.""";
-    private static final Set<String> OPTIONS = Set.of("url", "path", "tenants", "tenant-prefix", "webhook-secret",
+    /** The options it takes (package-private for its tests). */
+    static final Set<String> OPTIONS = Set.of("url", "path", "tenants", "tenant-prefix", "webhook-secret",
             "provider", "connections", "threads", "duration", "count", "warmup", "rate", "burst-rate", "burst-at",
             "burst-for", "duplicates", "body-bytes", "hot-share", "max-outstanding", "provision", "control-secret",
             "accepted-out", "result-out", "label", "tenant-from");
@@ -336,9 +341,17 @@ public final class LoadGenerator {
                 });
     }
 
+    private static int port(URI url) {
+        return url.getPort() < 0 ? 80 : url.getPort();
+    }
+
+    /** A request waiting for a free connection. */
+    private record Queued(Buffer request, LeanConnection.Answer answer) {
+    }
+
     private HttpClientOptions clientOptions() {
         return new HttpClientOptions().setDefaultHost(settings.url().getHost())
-                .setDefaultPort(settings.url().getPort() < 0 ? 80 : settings.url().getPort())
+                .setDefaultPort(port(settings.url()))
                 .setKeepAlive(true).setTcpNoDelay(true).setPipelining(false);
     }
 
@@ -363,7 +376,14 @@ public final class LoadGenerator {
         private int recentSize;
         /** Per tenant, the id whose 202 arrived last (the order check's predecessor). */
         private final Map<String, String> lastAccepted = new java.util.HashMap<>();
-        private HttpClient client;
+        private final String host = settings.url().getHost() + ":" + port(settings.url());
+        private NetClient net;
+        private final List<LeanConnection> open = new ArrayList<>();
+        private final ArrayDeque<LeanConnection> idle = new ArrayDeque<>();
+        /** Requests due while every connection was busy (open model), sent in order as connections free up. */
+        private final ArrayDeque<Queued> queued = new ArrayDeque<>();
+        private boolean closing;
+        private long expiry = -1;
         private long sent;
         private long outstanding;
         private boolean sending = true;
@@ -383,18 +403,80 @@ public final class LoadGenerator {
         }
 
         @Override
-        public void start() {
-            client = vertx.createHttpClient(clientOptions(), new PoolOptions().setHttp1MaxSize(connections)
-                    .setMaxWaitQueueSize(-1));
-            long delayMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(startNanos - System.nanoTime()));
-            if (schedule != null) {
-                vertx.setTimer(delayMs, t -> vertx.setPeriodic(1, this::tick));
+        public void start(Promise<Void> started) {
+            net = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setTcpKeepAlive(true));
+            List<Future<Void>> connecting = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                connecting.add(connect());
+            }
+            Future.all(connecting).onFailure(started::fail).onSuccess(all -> {
+                started.complete();
+                long delayMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(startNanos - System.nanoTime()));
+                expiry = vertx.setPeriodic(1000, t -> expire());
+                if (schedule != null) {
+                    vertx.setTimer(delayMs, t -> vertx.setPeriodic(1, this::tick));
+                } else {
+                    vertx.setTimer(delayMs, t -> {
+                        for (int c = 0; c < connections; c++) {
+                            next();
+                        }
+                    });
+                }
+            });
+        }
+
+        /** Opens one connection and puts it to work; a connection the server closes is replaced. */
+        private Future<Void> connect() {
+            return net.connect(port(settings.url()), settings.url().getHost()).map(socket -> {
+                LeanConnection[] self = new LeanConnection[1];
+                self[0] = new LeanConnection(socket, () -> replace(self[0]));
+                open.add(self[0]);
+                release(self[0]);
+                return null;
+            });
+        }
+
+        private void replace(LeanConnection gone) {
+            open.remove(gone);
+            idle.remove(gone);
+            if (!closing) {
+                vertx.setTimer(100, t -> connect().onFailure(f -> replace(null)));
+            }
+        }
+
+        /** A connection is free: it takes the oldest queued request, or waits for the next one. */
+        private void release(LeanConnection connection) {
+            if (connection.closed()) {
+                return;
+            }
+            Queued q = queued.poll();
+            if (q != null) {
+                sendOn(connection, q.request, q.answer);
             } else {
-                vertx.setTimer(delayMs, t -> {
-                    for (int c = 0; c < connections; c++) {
-                        next();
-                    }
-                });
+                idle.add(connection);
+            }
+        }
+
+        private void dispatch(Buffer request, LeanConnection.Answer answer) {
+            LeanConnection connection = idle.poll();
+            if (connection == null) {
+                queued.add(new Queued(request, answer));
+            } else {
+                sendOn(connection, request, answer);
+            }
+        }
+
+        private void sendOn(LeanConnection connection, Buffer request, LeanConnection.Answer answer) {
+            connection.send(request, (status, failure) -> {
+                release(connection);
+                answer.answered(status, failure);
+            });
+        }
+
+        private void expire() {
+            long now = System.nanoTime();
+            for (LeanConnection c : List.copyOf(open)) {
+                c.expire(now, GRACE.toNanos());
             }
         }
 
@@ -424,7 +506,9 @@ public final class LoadGenerator {
 
         /** Closed loop: one connection's next request, sent when its previous one was answered. */
         private void next() {
-            long now = System.nanoTime();
+            // The start timer has millisecond resolution and may fire just before startNanos: the first requests still
+            // belong to the measured run.
+            long now = Math.max(System.nanoTime(), startNanos);
             if (now - startNanos >= totalNanos || sent >= count) {
                 sending = false;
                 maybeFinish();
@@ -458,29 +542,37 @@ public final class LoadGenerator {
                         previous.indexOf('~') < 0 ? previous.length() : previous.indexOf('~')));
             }
             boolean hotRequest = settings.hotShare() > 0 && tenant.equals(settings.tenant(0));
-            byte[] body = body(id);
-            RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setURI(settings.path() + tenant)
-                    .setTimeout(GRACE.toMillis()).putHeader("content-type", "application/json");
-            signer.sign(settings.webhookSecret(), id, body, options::putHeader);
             outstanding++;
             lastStartNanos = Math.max(lastStartNanos, Math.min(dueNanos, startNanos + totalNanos));
-            client.request(options).compose(req -> req.send(Buffer.buffer(body)))
-                    .compose(resp -> resp.body().map(b -> resp.statusCode()))
-                    .onComplete(ar -> {
-                        outstanding--;
-                        long latencyMicros = (System.nanoTime() - dueNanos) / 1000;
-                        boolean measured = dueNanos - startNanos >= warmupNanos;
-                        if (ar.succeeded()) {
-                            answered(tenant, id, ar.result(), measured, hotRequest, latencyMicros);
-                        } else if (measured) {
-                            errors.computeIfAbsent(ar.cause().getClass().getSimpleName(), k -> new LongAdder()).increment();
-                        }
-                        if (then != null) {
-                            then.run();
-                        } else {
-                            maybeFinish();
-                        }
-                    });
+            dispatch(request(tenant, id), (status, failure) -> {
+                outstanding--;
+                long latencyMicros = (System.nanoTime() - dueNanos) / 1000;
+                boolean measured = dueNanos - startNanos >= warmupNanos;
+                if (failure == null) {
+                    answered(tenant, id, status, measured, hotRequest, latencyMicros);
+                } else if (measured) {
+                    errors.computeIfAbsent(failure.getClass().getSimpleName(), k -> new LongAdder()).increment();
+                }
+                if (then != null) {
+                    then.run();
+                } else {
+                    maybeFinish();
+                }
+            });
+        }
+
+        /** The whole request as one buffer: request line, headers (with the scheme's signature) and body. */
+        private Buffer request(String tenant, String id) {
+            byte[] body = body(id);
+            StringBuilder head = new StringBuilder(256).append("POST ").append(settings.path()).append(tenant)
+                    .append(" HTTP/1.1\r\nHost: ").append(host)
+                    .append("\r\nContent-Type: application/json\r\nContent-Length: ").append(body.length)
+                    .append("\r\n");
+            signer.sign(settings.webhookSecret(), id, body,
+                    (name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+            head.append("\r\n");
+            byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+            return Buffer.buffer(headBytes.length + body.length).appendBytes(headBytes).appendBytes(body);
         }
 
         private void answered(String tenant, String id, int status, boolean measured, boolean hotRequest,
@@ -504,7 +596,10 @@ public final class LoadGenerator {
 
         private void maybeFinish() {
             if (!sending && outstanding == 0 && !finished.future().isComplete()) {
-                client.close();
+                closing = true;
+                vertx.cancelTimer(expiry);
+                List.copyOf(open).forEach(LeanConnection::close);
+                net.close();
                 finished.tryComplete();
             }
         }

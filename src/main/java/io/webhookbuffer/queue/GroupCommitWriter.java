@@ -201,13 +201,16 @@ public class GroupCommitWriter {
                     // The slot is freed only when the database has answered (or the connection was closed by the
                     // sweeper), so a hung database cannot collect an unbounded number of concurrent commits.
                     commitsInFlight.decrementAndGet();
+                    // The next commit leaves before this batch is answered: each answer runs its sender's reply
+                    // chain (actor, response write) on this thread, and with one commit in flight that work would
+                    // otherwise sit between two commits instead of overlapping the next one.
+                    flush();
                     if (result.succeeded()) {
                         answer(batch, result.result());
                     } else {
                         LOG.warnf("group commit of %d events failed: %s", batch.size(), result.cause().getMessage());
                         batch.forEach(p -> p.answer(StoreOutcome.FAILED));
                     }
-                    flush();
                 });
     }
 

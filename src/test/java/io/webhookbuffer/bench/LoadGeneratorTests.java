@@ -1,0 +1,118 @@
+package io.webhookbuffer.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+
+/**
+ * The load generator's own HTTP path ({@link LeanConnection}) against a real Vert.x HTTP server in the test: every
+ * request arrives whole and signed, every answer is counted under its status whatever its framing, and a server that
+ * drops connections costs errors, not the run.
+ */
+class LoadGeneratorTests {
+
+    private static final String SECRET = "generator-test-secret";
+    private final Vertx vertx = Vertx.vertx();
+    private HttpServer server;
+
+    @AfterEach
+    void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void sendsSignedRequestsAndCountsEveryAnswerByStatus() throws Exception {
+        Set<String> ids = ConcurrentHashMap.newKeySet();
+        AtomicInteger badSignatures = new AtomicInteger();
+        AtomicInteger n = new AtomicInteger();
+        int port = start(request -> request.body().onSuccess(body -> {
+            String expected = Hex.encode(Hmac.hmacSha256(SECRET, body.getBytes()));
+            if (!expected.equals(request.getHeader("X-Signature"))
+                    || !request.path().startsWith("/webhook/gen-")
+                    || !body.toString().contains(request.getHeader("X-Event-ID"))) {
+                badSignatures.incrementAndGet();
+            }
+            ids.add(request.getHeader("X-Event-ID"));
+            if (n.incrementAndGet() % 3 == 0) {
+                // Chunked framing, as an error page might come.
+                request.response().setStatusCode(503).setChunked(true).write("try").onSuccess(v -> request.response()
+                        .end(" again"));
+            } else {
+                request.response().setStatusCode(202).end("{\"status\":\"buffered\"}");
+            }
+        }));
+
+        LoadResult result = run(port, "--count", "300", "--connections", "4", "--tenants", "3");
+
+        assertEquals(0, badSignatures.get(), "every request arrives whole and correctly signed");
+        assertEquals(300, result.requests());
+        assertEquals(Map.of("202", 200L, "503", 100L), result.statuses());
+        assertEquals(Map.of(), result.errors());
+        assertEquals(200, result.acceptedIds());
+        assertEquals(300, ids.size(), "unique event ids");
+    }
+
+    @Test
+    void aServerThatDropsConnectionsCostsErrorsNotTheRun() throws Exception {
+        AtomicInteger n = new AtomicInteger();
+        int port = start(request -> request.body().onSuccess(body -> {
+            if (n.incrementAndGet() % 10 == 0) {
+                request.connection().close(); // no answer: the generator must count an error and reconnect
+            } else {
+                request.response().setStatusCode(202).end("{}");
+            }
+        }));
+
+        LoadResult result = run(port, "--count", "200", "--connections", "2", "--tenants", "2");
+
+        assertEquals(200, result.requests(), "every request was answered or counted as an error");
+        long errors = result.errors().values().stream().mapToLong(Long::longValue).sum();
+        assertEquals(20, errors);
+        assertEquals(180L, result.statuses().get("202"));
+    }
+
+    @Test
+    void theOpenModelQueuesRequestsDueWhileEveryConnectionIsBusy() throws Exception {
+        int port = start(request -> request.body().onSuccess(body -> vertx.setTimer(20,
+                t -> request.response().setStatusCode(202).end("{}"))));
+
+        // 200/s for 1 s over one connection whose answers take 20 ms: requests must queue, none may be lost.
+        LoadResult result = run(port, "--rate", "200", "--duration", "1s", "--connections", "1", "--tenants", "2");
+
+        assertTrue(result.requests() >= 195, "requests " + result.requests());
+        assertEquals(result.requests(), result.statuses().get("202"));
+        assertTrue(result.latency().max() >= 20, "latency counts from the scheduled time, queueing included");
+    }
+
+    private int start(io.vertx.core.Handler<HttpServerRequest> handler) throws Exception {
+        server = vertx.createHttpServer().requestHandler(handler);
+        return server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
+                .actualPort();
+    }
+
+    private static LoadResult run(int port, String... options) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("--url", "http://127.0.0.1:" + port,
+                "--tenant-prefix", "gen", "--webhook-secret", SECRET, "--duplicates", "0"));
+        args.addAll(List.of(options));
+        LoadGenerator.Settings settings = LoadGenerator.Settings.from(
+                CliOptions.parse(args.toArray(String[]::new), LoadGenerator.OPTIONS));
+        return new LoadGenerator(settings, new PrintWriter(new StringWriter())).run();
+    }
+}
