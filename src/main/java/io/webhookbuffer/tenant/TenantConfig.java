@@ -9,7 +9,10 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "buffer.tenants")
 public interface TenantConfig {
 
-    /** A cached tenant is reloaded in the background when read this long after it was loaded. */
+    /**
+     * How often each replica asks PostgreSQL which tenants changed and forgets those: how stale a cached tenant can
+     * be when the Redis announcement was missed.
+     */
     @WithDefault("5s")
     Duration cacheRefresh();
 
@@ -21,7 +24,10 @@ public interface TenantConfig {
     @WithDefault("2")
     int maxConcurrentRefreshes();
 
-    /** A cached tenant is dropped this long after it was loaded: the staleness bound when Redis is down. */
+    /**
+     * A cached tenant is dropped this long after it was loaded (reloaded in the background from three quarters of it
+     * while in use): the bound for a row changed without touching {@code updated_at}.
+     */
     @WithDefault("60s")
     Duration cacheTtl();
 

@@ -1,6 +1,8 @@
 package io.webhookbuffer.tenant;
 
+import java.time.OffsetDateTime;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,6 +23,18 @@ public class TenantRepository {
                    delivery_rate, public_url, tolerance_seconds, custom_scheme::text AS custom_scheme
             FROM tenants WHERE tenant_id = $1""";
 
+    /**
+     * The tenants whose row changed after {@code $1} (the control plane sets updated_at on every change), and the
+     * database's clock now, so the caller's next look needs no clock of its own. Served by tenants_updated_at.
+     */
+    static final String CHANGED_SINCE = """
+            SELECT now() AS polled_at,
+                   ARRAY(SELECT tenant_id FROM tenants WHERE updated_at > $1) AS changed""";
+
+    /** What {@link #changedSince} found: ids changed after the given time, and the database's time of the look. */
+    public record Changes(OffsetDateTime polledAt, List<String> tenantIds) {
+    }
+
     private final Pool pool;
 
     public TenantRepository(Pool pool) {
@@ -31,6 +45,17 @@ public class TenantRepository {
     public CompletionStage<Tenant> find(String tenantId) {
         return pool.preparedQuery(FIND_BY_ID).execute(Tuple.of(tenantId))
                 .map(TenantRepository::firstOrNull)
+                .toCompletionStage();
+    }
+
+    /** The tenants whose rows changed after {@code since}, and the database's time of the look. */
+    public CompletionStage<Changes> changedSince(OffsetDateTime since) {
+        return pool.preparedQuery(CHANGED_SINCE).execute(Tuple.of(since))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return new Changes(row.getOffsetDateTime("polled_at"),
+                            Arrays.asList(row.getArrayOfStrings("changed")));
+                })
                 .toCompletionStage();
     }
 
