@@ -3,7 +3,7 @@
 # counting demo origin, signed load from io.webhookbuffer.bench.LoadGenerator, the wait for the drain, the loss
 # check, and one summary table with the HTTP and durable-commit ceilings measured in the same run.
 #
-# usage: bench/run.sh [--scenario steady|hot-tenant|many-tenants|origin-outage|burst|smoke]
+# usage: bench/run.sh [--scenario steady|hot-tenant|many-tenants|origin-outage|burst|cold-start|smoke]
 #                     [--duration SECONDS] [--warmup SECONDS] [--ceiling-seconds SECONDS] [--no-ceilings]
 #                     [--runs N]
 # Settings (environment): BENCH_CONNECTIONS, BENCH_TENANTS, BENCH_RATE (open model, requests/s; default closed loop
@@ -33,13 +33,14 @@ while [ $# -gt 0 ]; do
 done
 
 # Scenario defaults; each can be overridden by the flags and BENCH_* settings above.
-rate=""; hot_share=""; count=""; burst=""; outage=""; drain_mode=after; live_heap=false; eviction=""
+rate=""; hot_share=""; count=""; burst=""; outage=""; drain_mode=after; live_heap=false; eviction=""; prime=""
 case "$scenario" in
   steady)        tenants=10;     connections=64; duplicates=0.05; d=20; w=10; c=10;;
-  hot-tenant)    tenants=1001;   connections=64; duplicates=0;    d=20; w=5;  c=10; rate=10000; hot_share=0.8;;
+  hot-tenant)    tenants=1001;   connections=64; duplicates=0;    d=20; w=15; c=10; rate=3000; hot_share=0.8;;
   many-tenants)  tenants=100000; connections=64; duplicates=0;    d=0;  w=0;  c=10; count=300000; live_heap=true; eviction=20s;;
   origin-outage) tenants=10;     connections=64; duplicates=0.05; d=90; w=0;  c=10; rate=3000; outage=60; drain_mode=live;;
   burst)         tenants=10;     connections=64; duplicates=0.05; d=30; w=5;  c=10; rate=1500; burst=10;;
+  cold-start)    tenants=1000;   connections=64; duplicates=0;    d=20; w=5;  c=10; rate=2000; prime=true;;
   smoke)         tenants=3;      connections=4;  duplicates=0.05; d=3;  w=0;  c=1;  rate=100;;
   *) echo "unknown scenario $scenario" >&2; usage;;
 esac
@@ -148,6 +149,8 @@ load_options() { # the scenario's load, as LoadGenerator options
   local o=(--connections "$connections" --duplicates "$duplicates" --warmup "${warmup}s")
   if [ -n "$count" ]; then o+=(--count "$count"); else o+=(--duration "${duration}s"); fi
   if [ -n "$rate" ]; then o+=(--rate "$rate"); fi
+  # cold-start: the warm-up goes to the ceiling endpoint, so the generator is compiled and the ingest path is not.
+  if [ -n "$prime" ]; then o+=(--warmup-path '/bench/ceiling?tenant='); fi
   if [ -n "$burst" ]; then o+=(--burst-rate "$(( rate * burst ))" --burst-at 10s --burst-for 10s); fi
   printf '%s\n' "${o[@]}"
 }

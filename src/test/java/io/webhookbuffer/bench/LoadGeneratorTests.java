@@ -101,6 +101,24 @@ class LoadGeneratorTests {
         assertTrue(result.latency().max() >= 20, "latency counts from the scheduled time, queueing included");
     }
 
+    @Test
+    void aWarmupPathTakesTheWarmupAndNoneOfItCountsAsAccepted() throws Exception {
+        Map<String, AtomicInteger> byPath = new ConcurrentHashMap<>();
+        int port = start(request -> request.body().onSuccess(body -> {
+            byPath.computeIfAbsent(request.path(), p -> new AtomicInteger()).incrementAndGet();
+            request.response().setStatusCode(202).end("{}");
+        }));
+
+        LoadResult result = run(port, "--rate", "100", "--warmup", "1s", "--duration", "1s", "--connections", "2",
+                "--tenants", "1", "--warmup-path", "/prime/");
+
+        int primed = byPath.get("/prime/gen-0").get();
+        int ingested = byPath.get("/webhook/gen-0").get();
+        assertTrue(primed >= 95 && primed <= 101, "warm-up requests on the warm-up path: " + primed);
+        assertEquals(ingested, result.acceptedIds(), "only the measured run's 202s are accepted ids");
+        assertEquals((long) ingested, result.statuses().get("202"));
+    }
+
     private int start(io.vertx.core.Handler<HttpServerRequest> handler) throws Exception {
         server = vertx.createHttpServer().requestHandler(handler);
         return server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
