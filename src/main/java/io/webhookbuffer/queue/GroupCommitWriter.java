@@ -94,6 +94,12 @@ public class GroupCommitWriter {
     }
 
     private final Pool pool;
+    /**
+     * Connections kept between commits, at most one per commit slot: after the first commits a commit never waits in
+     * the pool's queue, where a wave of other queries (a thousand tenants seen for the first time after a start, say)
+     * would otherwise stand between it and the database. A connection whose commit failed is closed, not kept.
+     */
+    private final ConcurrentLinkedQueue<SqlConnection> kept = new ConcurrentLinkedQueue<>();
     private final int maxBatchSize;
     private final int maxConcurrentCommits;
     private final long writeTimeoutNanos;
@@ -102,6 +108,7 @@ public class GroupCommitWriter {
     private final AtomicInteger commitsInFlight = new AtomicInteger();
     private final BatchStats stats = new BatchStats();
     private final CommitListener listener;
+    private volatile boolean stopping;
 
     public GroupCommitWriter(Pool pool, Vertx vertx, QueueConfig config, CommitListener listener) {
         this.pool = pool;
@@ -129,12 +136,16 @@ public class GroupCommitWriter {
      */
     void finishInFlight(@Observes ShutdownEvent event) {
         long deadline = System.nanoTime() + writeTimeoutNanos + writeTimeoutNanos / 4 + 100_000_000L;
-        if (pending.isEmpty() && inFlight.isEmpty()) {
-            return;
+        if (!pending.isEmpty() || !inFlight.isEmpty()) {
+            LOG.infof("shutdown: finishing %d queued and %d in-flight group commit(s)", pending.size(), inFlight.size());
         }
-        LOG.infof("shutdown: finishing %d queued and %d in-flight group commit(s)", pending.size(), inFlight.size());
         while ((!pending.isEmpty() || !inFlight.isEmpty()) && System.nanoTime() < deadline) {
             LockSupport.parkNanos(5_000_000L); // the shutdown thread, never an event loop
+        }
+        stopping = true;
+        SqlConnection connection;
+        while ((connection = kept.poll()) != null) {
+            connection.close();
         }
     }
 
@@ -181,7 +192,8 @@ public class GroupCommitWriter {
             flush();
             return;
         }
-        pool.getConnection()
+        SqlConnection held = kept.poll();
+        (held != null ? io.vertx.core.Future.succeededFuture(held) : pool.getConnection())
                 .compose(connection -> {
                     if (batch.get(0).answered.get()) {
                         // Timed out while waiting for a connection: its senders already have a 503. Writing now
@@ -190,8 +202,13 @@ public class GroupCommitWriter {
                         return io.vertx.core.Future.failedFuture("timed out before a connection was available");
                     }
                     commit.connection().set(connection);
-                    return connection.preparedQuery(INSERT_BATCH).execute(arrays)
-                            .andThen(done -> connection.close());
+                    return connection.preparedQuery(INSERT_BATCH).execute(arrays).andThen(done -> {
+                        if (done.succeeded() && !stopping) {
+                            kept.add(connection);
+                        } else {
+                            connection.close(); // a failed or timed-out connection may be broken: take a new one
+                        }
+                    });
                 })
                 .onComplete(result -> {
                     long nanos = System.nanoTime() - commit.startedNanos();
