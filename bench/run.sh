@@ -215,8 +215,10 @@ run_once() { # RUN_NUMBER
   local rss_kb; rss_kb=$(awk '/VmHWM/ {print $2}' "/proc/$buffer_pid/status")
   report+=(--rss-kb "$rss_kb")
   if $live_heap; then
-    echo "== waiting $(( ${eviction%s} + 10 ))s for idle actors to be evicted, then a full GC"
-    sleep $(( ${eviction%s} + 10 ))
+    # Idle actors go after $eviction; cached tenants after buffer.tenants.cache-ttl (60 s) from their last load.
+    local settle=$(( ${eviction%s} > 60 ? ${eviction%s} + 10 : 70 ))
+    echo "== waiting ${settle}s for idle actors and cached tenants to be evicted, then a full GC"
+    sleep "$settle"
     report+=(--live-heap-mb "$(live_heap_mb "$buffer_pid")")
   fi
   if $ceilings; then

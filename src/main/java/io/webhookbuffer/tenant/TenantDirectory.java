@@ -18,6 +18,7 @@ import com.github.benmanes.caffeine.cache.AsyncCacheLoader;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Scheduler;
 
 /**
  * Ingress's view of tenants: Caffeine in front of PostgreSQL (the system of record).
@@ -60,6 +61,7 @@ public class TenantDirectory {
         this.known = Caffeine.newBuilder()
                 .maximumSize(config.cacheSize())
                 .refreshAfterWrite(config.cacheTtl().multipliedBy(3).dividedBy(4))
+                .scheduler(Scheduler.systemScheduler()) // expired tenants leave memory on time, idle or not
                 .expireAfterWrite(config.cacheTtl())
                 .buildAsync(new AsyncCacheLoader<String, Tenant>() {
                     @Override
@@ -77,6 +79,7 @@ public class TenantDirectory {
         this.unknown = Caffeine.newBuilder()
                 .maximumSize(config.negativeCacheSize())
                 .expireAfterWrite(config.negativeCacheTtl())
+                .scheduler(Scheduler.systemScheduler())
                 .build();
     }
 
