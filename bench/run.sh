@@ -142,7 +142,8 @@ generate() { # LABEL [LoadGenerator options ...]
   local label=$1; shift
   java $generator_opts -cp "$cp" io.webhookbuffer.bench.LoadGenerator --url "http://127.0.0.1:$buffer_port" \
        --tenants "$tenants" --webhook-secret "$webhook_secret" --body-bytes "$body_bytes" \
-       --label "$label" --result-out "$out/$label.json" "$@" | tee "$out/$label.txt"
+       --label "$label" --result-out "$out/$label.json" --timeline "$out/$label-timeline.tsv" "$@" \
+       | tee "$out/$label.txt"
 }
 
 load_options() { # the scenario's load, as LoadGenerator options

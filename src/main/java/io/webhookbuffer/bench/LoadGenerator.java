@@ -73,15 +73,16 @@ public final class LoadGenerator {
                    [--duration 20s | --count N] [--warmup 0s] [--rate N [--burst-rate N --burst-at 10s --burst-for 10s]]
                    [--duplicates 0.05] [--body-bytes 1260] [--hot-share 0.5] [--max-outstanding 50000]
                    [--tenant-from 0] [--provision true|only --control-secret C] [--accepted-out FILE]
-                   [--result-out FILE] [--label NAME] [--warmup-path /bench/ceiling?tenant=]
+                   [--result-out FILE] [--label NAME] [--warmup-path /bench/ceiling?tenant=] [--timeline FILE]
             Tenants are {prefix}-{tenant-from}..{prefix}-{tenants - 1}; with --hot-share, {prefix}-0 is the hot one.
             --provision only creates the tenants (signed PUT /control/tenants/{id}) and sends no load.
-            --warmup-path sends the warm-up there instead (cold-start runs: the generator warm, the ingest path cold).""";
+            --warmup-path sends the warm-up there instead (cold-start runs: the generator warm, the ingest path cold).
+            --timeline writes one line per second: answers, their p50/p99/max ack latency, failures.""";
     /** The options it takes (package-private for its tests). */
     static final Set<String> OPTIONS = Set.of("url", "path", "tenants", "tenant-prefix", "webhook-secret",
             "provider", "connections", "threads", "duration", "count", "warmup", "rate", "burst-rate", "burst-at",
             "burst-for", "duplicates", "body-bytes", "hot-share", "max-outstanding", "provision", "control-secret",
-            "accepted-out", "result-out", "label", "tenant-from", "warmup-path");
+            "accepted-out", "result-out", "label", "tenant-from", "warmup-path", "timeline");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final Duration GRACE = Duration.ofSeconds(30);
     /**
@@ -95,7 +96,7 @@ public final class LoadGenerator {
             int connections, int threads, Duration duration, long count, Duration warmup, double rate, double burstRate,
             Duration burstAt, Duration burstFor, double duplicates, int bodyBytes, double hotShare, int maxOutstanding,
             String provision, String controlSecret, Path acceptedOut, Path resultOut, String label, int tenantFrom,
-            String warmupPath) {
+            String warmupPath, Path timeline) {
 
         static Settings from(CliOptions o) {
             double rate = o.decimal("rate", 0, 0, 10_000_000);
@@ -113,7 +114,8 @@ public final class LoadGenerator {
                     o.decimal("hot-share", 0, 0, 0.99), o.integer("max-outstanding", 50_000, 1, 10_000_000),
                     o.get("provision", "false"), o.get("control-secret", null),
                     pathOrNull(o.get("accepted-out", null)), pathOrNull(o.get("result-out", null)),
-                    o.get("label", "load"), o.integer("tenant-from", 0, 0, 10_000_000), o.get("warmup-path", null));
+                    o.get("label", "load"), o.integer("tenant-from", 0, 0, 10_000_000), o.get("warmup-path", null),
+                    pathOrNull(o.get("timeline", null)));
             if (!Set.of("false", "true", "only").contains(s.provision)) {
                 throw new IllegalArgumentException("--provision takes true, false or only");
             }
@@ -153,6 +155,10 @@ public final class LoadGenerator {
     private final PrintWriter out;
     private final RequestSigner signer;
     private final Recorder all = new Recorder(3);
+    /** Every answer's latency, warm-up included, read once a second for {@code --timeline}. */
+    private final Recorder perSecond = new Recorder(3);
+    private final LongAdder failedThisSecond = new LongAdder();
+    private final List<String> timeline = new ArrayList<>();
     private final Recorder hot = new Recorder(3);
     private final Recorder quiet = new Recorder(3);
     private final Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
@@ -224,7 +230,15 @@ public final class LoadGenerator {
         }
         long timeoutSeconds = settings.warmup().plus(settings.duration()).plus(GRACE).toSeconds()
                 + (settings.count() > 0 ? 3600 : 0);
+        long ticker = settings.timeline() == null ? -1 : vertx.setPeriodic(
+                Math.max(1, TimeUnit.NANOSECONDS.toMillis(startNanos - System.nanoTime())) + 1000, 1000,
+                t -> tick((System.nanoTime() - startNanos) / 1_000_000_000.0));
         Future.all(finished).toCompletionStage().toCompletableFuture().get(timeoutSeconds, TimeUnit.SECONDS);
+        if (ticker >= 0) {
+            vertx.cancelTimer(ticker);
+            tick((System.nanoTime() - startNanos) / 1_000_000_000.0);
+            Files.write(settings.timeline(), timeline, StandardCharsets.UTF_8);
+        }
         long ended = drivers.stream().mapToLong(d -> d.lastStartNanos).max().orElse(startNanos);
         long accepted = writeAccepted(drivers);
         LoadResult result = result(startNanos, ended, accepted);
@@ -232,6 +246,20 @@ public final class LoadGenerator {
             JSON.writeValue(settings.resultOut().toFile(), result);
         }
         return result;
+    }
+
+    /**
+     * One {@code --timeline} line: the answers of the last second (warm-up included), with their p50/p99/max ack
+     * latency, and the requests that failed; a stall shows as a second with few answers and then a high maximum.
+     */
+    private void tick(double secondsIn) {
+        Histogram h = perSecond.getIntervalHistogram();
+        if (timeline.isEmpty()) {
+            timeline.add("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed");
+        }
+        timeline.add(String.format(java.util.Locale.ROOT, "%.1f\t%d\t%.2f\t%.2f\t%.2f\t%d", secondsIn, h.getTotalCount(),
+                h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0,
+                failedThisSecond.sumThenReset()));
     }
 
     private LoadResult result(long startNanos, long lastStartNanos, long accepted) {
@@ -556,6 +584,11 @@ public final class LoadGenerator {
                 outstanding--;
                 long latencyMicros = (System.nanoTime() - dueNanos) / 1000;
                 boolean measured = dueNanos - startNanos >= warmupNanos;
+                if (failure == null) {
+                    perSecond.recordValue(latencyMicros);
+                } else {
+                    failedThisSecond.increment();
+                }
                 if (priming) {
                     // nothing was stored: neither an accepted id nor a measurement
                 } else if (failure == null) {

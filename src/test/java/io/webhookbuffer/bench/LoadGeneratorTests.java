@@ -119,6 +119,22 @@ class LoadGeneratorTests {
         assertEquals((long) ingested, result.statuses().get("202"));
     }
 
+    @Test
+    void theTimelineAccountsForEveryAnswerSecondBySecond(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        int port = start(request -> request.body().onSuccess(body -> request.response().setStatusCode(202).end("{}")));
+        java.nio.file.Path timeline = dir.resolve("timeline.tsv");
+
+        LoadResult result = run(port, "--rate", "200", "--duration", "2s", "--connections", "2", "--tenants", "2",
+                "--timeline", timeline.toString());
+
+        List<String> lines = java.nio.file.Files.readAllLines(timeline);
+        assertEquals("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed", lines.get(0));
+        assertTrue(lines.size() >= 3, "a line per second: " + lines);
+        long answered = lines.stream().skip(1).mapToLong(l -> Long.parseLong(l.split("\t")[1])).sum();
+        assertEquals(result.requests(), answered);
+    }
+
     private int start(io.vertx.core.Handler<HttpServerRequest> handler) throws Exception {
         server = vertx.createHttpServer().requestHandler(handler);
         return server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
