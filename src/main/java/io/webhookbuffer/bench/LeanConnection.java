@@ -25,7 +25,7 @@ final class LeanConnection {
     private long sentNanos;
     private boolean closed;
 
-    LeanConnection(NetSocket socket, Runnable onClose) {
+    LeanConnection(NetSocket socket, java.util.function.Consumer<LeanConnection> onClose) {
         this.socket = socket;
         socket.handler(buffer -> {
             byte[] bytes = buffer.getBytes();
@@ -40,7 +40,7 @@ final class LeanConnection {
         socket.closeHandler(v -> {
             closed = true;
             fail(new IOException("connection closed by the server"));
-            onClose.run();
+            onClose.accept(this);
         });
     }
 

@@ -232,11 +232,11 @@ public final class LoadGenerator {
                 + (settings.count() > 0 ? 3600 : 0);
         long ticker = settings.timeline() == null ? -1 : vertx.setPeriodic(
                 Math.max(1, TimeUnit.NANOSECONDS.toMillis(startNanos - System.nanoTime())) + 1000, 1000,
-                t -> tick((System.nanoTime() - startNanos) / 1_000_000_000.0));
+                t -> timelineLine((System.nanoTime() - startNanos) / 1_000_000_000.0));
         Future.all(finished).toCompletionStage().toCompletableFuture().get(timeoutSeconds, TimeUnit.SECONDS);
         if (ticker >= 0) {
             vertx.cancelTimer(ticker);
-            tick((System.nanoTime() - startNanos) / 1_000_000_000.0);
+            timelineLine((System.nanoTime() - startNanos) / 1_000_000_000.0);
             Files.write(settings.timeline(), timeline, StandardCharsets.UTF_8);
         }
         long ended = drivers.stream().mapToLong(d -> d.lastStartNanos).max().orElse(startNanos);
@@ -252,7 +252,7 @@ public final class LoadGenerator {
      * One {@code --timeline} line: the answers of the last second (warm-up included), with their p50/p99/max ack
      * latency, and the requests that failed; a stall shows as a second with few answers and then a high maximum.
      */
-    private void tick(double secondsIn) {
+    private void timelineLine(double secondsIn) {
         Histogram h = perSecond.getIntervalHistogram();
         if (timeline.isEmpty()) {
             timeline.add("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed");
@@ -461,10 +461,9 @@ public final class LoadGenerator {
         /** Opens one connection and puts it to work; a connection the server closes is replaced. */
         private Future<Void> connect() {
             return net.connect(port(settings.url()), settings.url().getHost()).map(socket -> {
-                LeanConnection[] self = new LeanConnection[1];
-                self[0] = new LeanConnection(socket, () -> replace(self[0]));
-                open.add(self[0]);
-                release(self[0]);
+                LeanConnection connection = new LeanConnection(socket, this::replace);
+                open.add(connection);
+                release(connection);
                 return null;
             });
         }
