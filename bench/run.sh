@@ -3,7 +3,7 @@
 # counting demo origin, signed load from io.webhookbuffer.bench.LoadGenerator, the wait for the drain, the loss
 # check, and one summary table with the HTTP and durable-commit ceilings measured in the same run.
 #
-# usage: bench/run.sh [--scenario steady|hot-tenant|many-tenants|origin-outage|burst|cold-start|smoke]
+# usage: bench/run.sh [--scenario steady|backlog|hot-tenant|many-tenants|origin-outage|burst|cold-start|smoke]
 #                     [--duration SECONDS] [--warmup SECONDS] [--ceiling-seconds SECONDS] [--no-ceilings]
 #                     [--runs N]
 # Settings (environment): BENCH_CONNECTIONS, BENCH_TENANTS, BENCH_RATE (open model, requests/s; default closed loop
@@ -36,6 +36,7 @@ done
 rate=""; hot_share=""; count=""; burst=""; outage=""; drain_mode=after; live_heap=false; eviction=""; prime=""
 case "$scenario" in
   steady)        tenants=10;     connections=64; duplicates=0.05; d=20; w=10; c=10;;
+  backlog)       tenants=10;     connections=64; duplicates=0;    d=0;  w=0;  c=10; count=1000000;;
   hot-tenant)    tenants=1001;   connections=64; duplicates=0;    d=20; w=15; c=10; rate=3000; hot_share=0.8;;
   many-tenants)  tenants=100000; connections=64; duplicates=0;    d=0;  w=0;  c=10; count=300000; live_heap=true; eviction=20s;;
   origin-outage) tenants=10;     connections=64; duplicates=0.05; d=90; w=0;  c=10; rate=3000; outage=60; drain_mode=live;;

@@ -250,16 +250,17 @@ public final class LoadGenerator {
 
     /**
      * One {@code --timeline} line: the answers of the last second (warm-up included), with their p50/p99/max ack
-     * latency, and the requests that failed; a stall shows as a second with few answers and then a high maximum.
+     * latency, the requests that failed, and the wall-clock time of the line (epoch ms), to line a stall up with
+     * the server's own logs and samples; a stall shows as a second with few answers and then a high maximum.
      */
     private void timelineLine(double secondsIn) {
         Histogram h = perSecond.getIntervalHistogram();
         if (timeline.isEmpty()) {
-            timeline.add("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed");
+            timeline.add("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed\tepoch_ms");
         }
-        timeline.add(String.format(java.util.Locale.ROOT, "%.1f\t%d\t%.2f\t%.2f\t%.2f\t%d", secondsIn, h.getTotalCount(),
+        timeline.add(String.format(java.util.Locale.ROOT, "%.1f\t%d\t%.2f\t%.2f\t%.2f\t%d\t%d", secondsIn, h.getTotalCount(),
                 h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0,
-                failedThisSecond.sumThenReset()));
+                failedThisSecond.sumThenReset(), System.currentTimeMillis()));
     }
 
     private LoadResult result(long startNanos, long lastStartNanos, long accepted) {

@@ -124,15 +124,20 @@ class LoadGeneratorTests {
             throws Exception {
         int port = start(request -> request.body().onSuccess(body -> request.response().setStatusCode(202).end("{}")));
         java.nio.file.Path timeline = dir.resolve("timeline.tsv");
+        long before = System.currentTimeMillis();
 
         LoadResult result = run(port, "--rate", "200", "--duration", "2s", "--connections", "2", "--tenants", "2",
                 "--timeline", timeline.toString());
 
         List<String> lines = java.nio.file.Files.readAllLines(timeline);
-        assertEquals("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed", lines.get(0));
+        assertEquals("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed\tepoch_ms", lines.get(0));
         assertTrue(lines.size() >= 3, "a line per second: " + lines);
         long answered = lines.stream().skip(1).mapToLong(l -> Long.parseLong(l.split("\t")[1])).sum();
         assertEquals(result.requests(), answered);
+        long first = Long.parseLong(lines.get(1).split("\t")[6]);
+        long last = Long.parseLong(lines.get(lines.size() - 1).split("\t")[6]);
+        assertTrue(first > before && last <= System.currentTimeMillis() && last - first >= 1000,
+                "wall-clock times of the lines, a second or more apart: " + lines);
     }
 
     private int start(io.vertx.core.Handler<HttpServerRequest> handler) throws Exception {
