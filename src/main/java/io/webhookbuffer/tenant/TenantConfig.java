@@ -25,8 +25,9 @@ public interface TenantConfig {
     int maxConcurrentRefreshes();
 
     /**
-     * A cached tenant is dropped this long after it was loaded (reloaded in the background from three quarters of it
-     * while in use): the bound for a row changed without touching {@code updated_at}.
+     * A cached tenant is dropped this long after it was loaded (reloaded in the background while in use, starting
+     * between three quarters and seven eighths of it): the bound for a row changed without touching
+     * {@code updated_at}.
      */
     @WithDefault("60s")
     Duration cacheTtl();

@@ -6,6 +6,9 @@ import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -27,9 +30,15 @@ import com.github.benmanes.caffeine.cache.Scheduler;
  * within {@code buffer.tenants.cache-refresh}, because every replica asks PostgreSQL that often which tenants' rows
  * changed since its last look (one indexed query, however many tenants are cached) and forgets those. A cached tenant
  * is dropped {@code buffer.tenants.cache-ttl} after it was loaded (the bound for a row changed without touching
- * {@code updated_at}), and reloaded in the background from three quarters of that while in use, so a busy tenant
- * never waits for its reload. Reloading every cached tenant at the change-poll's pace instead cost 200 queries a
- * second with 1,000 tenants, a quarter of the server's CPU per event (README "Performance").
+ * {@code updated_at}), and reloaded in the background between three quarters and seven eighths of that while in use,
+ * so a busy tenant never waits for its reload. Reloading every cached tenant at the change-poll's pace instead cost
+ * 200 queries a second with 1,000 tenants, a quarter of the server's CPU per event (README "Performance").
+ *
+ * <p>Two details keep a reload from disturbing the hot path (README "Performance"): each reload waits a random part
+ * of an eighth of the TTL before it starts, so tenants first seen together (the first traffic after a start) do not
+ * reload in one wave every TTL for as long as the process lives; and every future the cache holds is a plain
+ * {@link CompletableFuture}, whichever client completed it, so the compiled ingest path meets one future class only,
+ * before and after the first reload.
  *
  * <p>An id that is not in the database is never cached as known: it goes to a separate, short, size-bounded
  * negative cache. A miss goes to the database at once; background refreshes take turns
@@ -67,13 +76,18 @@ public class TenantDirectory {
                     @Override
                     public CompletableFuture<Tenant> asyncLoad(String id, Executor executor) {
                         // A miss: a request waits for it, so it goes to the database at once.
-                        return load(id, repository, originSource, config).toCompletableFuture();
+                        return plain(load(id, repository, originSource, config));
                     }
 
                     @Override
                     public CompletableFuture<Tenant> asyncReload(String id, Tenant old, Executor executor) {
                         // A refresh: the cached value keeps serving meanwhile, so it can wait its turn.
-                        return refreshes.submit(() -> load(id, repository, originSource, config));
+                        Executor later = CompletableFuture.delayedExecutor(
+                                reloadDelayMillis(config.cacheTtl(), ThreadLocalRandom.current()::nextDouble),
+                                TimeUnit.MILLISECONDS);
+                        return CompletableFuture.supplyAsync(
+                                () -> refreshes.submit(() -> load(id, repository, originSource, config)), later)
+                                .thenCompose(reload -> reload);
                     }
                 });
         this.unknown = Caffeine.newBuilder()
@@ -118,6 +132,27 @@ public class TenantDirectory {
     public void invalidate(String tenantId) {
         known.synchronous().invalidate(tenantId);
         unknown.invalidate(tenantId);
+    }
+
+    /**
+     * How long a due reload waits before it starts: a random part of an eighth of the TTL, so reloads of tenants
+     * loaded together spread out, and each still starts by seven eighths of the TTL, before the cached value expires.
+     */
+    static long reloadDelayMillis(Duration ttl, DoubleSupplier random) {
+        return (long) (ttl.toMillis() / 8 * random.getAsDouble());
+    }
+
+    /** The stage's outcome in a plain {@link CompletableFuture} (no subclass), so callers see one future class. */
+    static <T> CompletableFuture<T> plain(CompletionStage<T> stage) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        stage.whenComplete((value, failure) -> {
+            if (failure != null) {
+                out.completeExceptionally(failure);
+            } else {
+                out.complete(value);
+            }
+        });
+        return out;
     }
 
     private static CompletionStage<Tenant> load(String id, TenantRepository repository, OriginTenantSource originSource,

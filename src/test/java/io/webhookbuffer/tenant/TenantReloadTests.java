@@ -1,0 +1,49 @@
+package io.webhookbuffer.tenant;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+import org.junit.jupiter.api.Test;
+
+/** The two pure parts of how the tenant cache reloads: the spread of reload starts, and the one future class. */
+class TenantReloadTests {
+
+    @Test
+    void aReloadWaitsARandomPartOfAnEighthOfTheTtl() {
+        Duration ttl = Duration.ofSeconds(60);
+
+        assertEquals(0, TenantDirectory.reloadDelayMillis(ttl, () -> 0.0));
+        assertEquals(3_750, TenantDirectory.reloadDelayMillis(ttl, () -> 0.5));
+        long longest = TenantDirectory.reloadDelayMillis(ttl, () -> Math.nextDown(1.0));
+        assertTrue(longest < 7_500 && longest >= 7_499, "just under an eighth of 60 s: " + longest);
+    }
+
+    @Test
+    void theCacheHoldsPlainFuturesWhateverCompletedThem() throws Exception {
+        CompletableFuture<String> subclassed = new CompletableFuture<>() {
+        };
+        CompletableFuture<String> plain = TenantDirectory.plain(subclassed);
+        subclassed.complete("tenant");
+
+        assertSame(CompletableFuture.class, plain.getClass());
+        assertEquals("tenant", plain.get());
+        assertSame(CompletableFuture.class, plain.thenApply(String::length).getClass());
+    }
+
+    @Test
+    void aFailedLoadStaysAFailure() {
+        CompletableFuture<String> subclassed = new CompletableFuture<>() {
+        };
+        IllegalStateException cause = new IllegalStateException("database down");
+        CompletableFuture<String> plain = TenantDirectory.plain(subclassed);
+        subclassed.completeExceptionally(cause);
+
+        ExecutionException thrown = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, plain::get);
+        assertSame(cause, thrown.getCause());
+    }
+}
