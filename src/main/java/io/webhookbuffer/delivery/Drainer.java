@@ -78,6 +78,12 @@ public class Drainer implements DrainScheduler {
      * with a huge backlog gets one slot in turn like everyone else.
      */
     private final FifoPermits bulkhead;
+    /**
+     * How long a head read with the last delete may wait for its bulkhead slot and still be sent without a read of
+     * its own: half of what the lease TTL leaves after the origin's request timeout, so the renewal that came with it
+     * still covers the whole exchange (0, never, if the TTL leaves no room).
+     */
+    private final long prefetchFreshNanos;
     private final UsageCounters usage;
     private final Map<String, TenantDrain> drains = new ConcurrentHashMap<>();
     private final Map<String, Guard> breakers = new ConcurrentHashMap<>();
@@ -113,6 +119,8 @@ public class Drainer implements DrainScheduler {
         this.backoff = new BackoffPolicy(config.backoffBase(), config.backoffCap(),
                 () -> ThreadLocalRandom.current().nextDouble());
         this.bulkhead = new FifoPermits(config.maxConcurrent());
+        this.prefetchFreshNanos = Math.max(0,
+                config.leaseTtl().minus(config.requestTimeout()).minusSeconds(1).toNanos() / 2);
     }
 
     @Override
@@ -258,6 +266,14 @@ public class Drainer implements DrainScheduler {
         /** Highest row id this drainer removed; reads start after it (see DrainStore.RENEW_AND_HEAD). */
         volatile long cursor;
         volatile long cursorSince = System.currentTimeMillis();
+        /**
+         * The next head, read in the same statement that deleted the last batch (and renewed the lease), with the
+         * cursor it was read after and when; the next step sends it without a read of its own if it gets its
+         * bulkhead slot while the renewal is fresh (see {@link Drainer#prefetchFreshNanos}).
+         */
+        volatile List<QueuedEvent> prefetched;
+        volatile long prefetchedAfter;
+        volatile long prefetchedAtNanos;
         /** With a delivery rate: no batch before this time (epoch ms). */
         volatile long paceUntil;
         /** The pending wake-up timer, or -1. */
@@ -335,9 +351,11 @@ public class Drainer implements DrainScheduler {
             long after = cursor;
             // The bulkhead slot is taken before the lease is renewed: a tenant queued for a slot must not see its
             // lease expire and another replica send the same rows meanwhile. Renewal to delete then spans at most
-            // one request timeout, which start-up checks keep below the lease TTL.
+            // one request timeout, which start-up checks keep below the lease TTL. A head read (and the lease
+            // renewed) with the last delete is sent only if the slot came within prefetchFreshNanos, which keeps
+            // that span below the TTL too.
             return bulkhead.acquire().flatMap(slot -> Uni.createFrom().deferred(
-                    () -> store.renewAndHead(tenantId, token, ttl, batchLimit, after).flatMap(head -> {
+                    () -> head(ttl, after).flatMap(head -> {
                         if (head == null) {
                             return Uni.createFrom().item(Next.LOST);
                         }
@@ -360,6 +378,19 @@ public class Drainer implements DrainScheduler {
                         return Uni.createFrom().completionStage(tenants.find(tenantId))
                                 .flatMap(tenant -> deliver(tenant, paced(tenant, cutToBytes(head))));
                     })).eventually(bulkhead::release));
+        }
+
+        /**
+         * The head to send next: the one read with the last delete when it was read after this cursor and the lease
+         * renewal that came with it is still fresh, else a read of its own that renews the lease.
+         */
+        private Uni<List<QueuedEvent>> head(long ttl, long after) {
+            List<QueuedEvent> ready = prefetched;
+            prefetched = null;
+            if (ready != null && prefetchedAfter == after && System.nanoTime() - prefetchedAtNanos < prefetchFreshNanos) {
+                return Uni.createFrom().item(ready);
+            }
+            return store.renewAndHead(tenantId, token, ttl, batchLimit, after);
         }
 
         private Uni<Next> deliver(Tenant tenant, List<QueuedEvent> batch) {
@@ -440,15 +471,25 @@ public class Drainer implements DrainScheduler {
             Uni<Integer> deadLettering = rejected.isEmpty()
                     ? Uni.createFrom().item(0)
                     : deadLetter(rejected, response.status(), null, response.rejected());
+            long after = Math.max(cursor, batch.get(batch.size() - 1).id());
             return deadLettering
-                    .flatMap(n -> store.deleteDelivered(tenantId, token, done.toArray(Long[]::new)))
-                    .map(deleted -> {
+                    .flatMap(n -> store.deleteAndNext(tenantId, token, done.toArray(Long[]::new),
+                            config.leaseTtl().toMillis(), batchLimit, after))
+                    .map(result -> {
+                        if (result.next() == null) {
+                            rewind();
+                            return Next.LOST; // nothing deleted: the new holder delivers the batch again
+                        }
+                        int deleted = result.deleted();
                         delivered.add(deleted);
                         usage.add(tenantId, UsageMetric.DELIVERED, deleted);
                         if (deleted == done.size()) {
-                            advance(batch);
+                            cursor = after;
+                            prefetched = result.next();
+                            prefetchedAfter = after;
+                            prefetchedAtNanos = System.nanoTime();
                         } else {
-                            rewind(); // the lease was lost before the delete: the rows are still there
+                            rewind(); // rows gone under us (not by this drainer): read from the start again
                         }
                         return Next.CONTINUE;
                     });
@@ -518,11 +559,6 @@ public class Drainer implements DrainScheduler {
             return limited;
         }
 
-        /** Every row of the batch has left the queue: later reads start after it. */
-        private void advance(List<QueuedEvent> batch) {
-            cursor = Math.max(cursor, batch.get(batch.size() - 1).id());
-        }
-
         private void rewind() {
             cursor = 0;
             cursorSince = System.currentTimeMillis();
@@ -531,6 +567,7 @@ public class Drainer implements DrainScheduler {
         private void finish(Next next) {
             Long held = token;
             token = null;
+            prefetched = null; // an idle drain keeps no rows in memory; the next hold reads its own head
             if (held != null && next.kind() == Next.Kind.WAIT && !stopped) {
                 // Keep the tenant until the wait ends: other replicas' sweeps skip it meanwhile, our timer takes it
                 // back (same holder), and if we die it is free when the wait would have ended anyway.

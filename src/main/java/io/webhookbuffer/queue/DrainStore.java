@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -63,11 +64,28 @@ public class DrainStore {
                 ORDER BY id LIMIT $2
             ) q ON true""";
 
-    /** The origin has these rows: delete exactly them, if we still hold the tenant. */
-    static final String DELETE_DELIVERED = """
-            DELETE FROM event_queue q USING drain_leases l
-            WHERE q.tenant_id = $1 AND q.id = ANY($2::bigint[])
-              AND l.tenant_id = $1 AND l.token = $3""";
+    /**
+     * The origin has these rows ({@code $6}): delete exactly them, renew our lease and read the next head after
+     * {@code $5} (the batch's last id), in one round trip and one commit. The head is read in the statement's
+     * snapshot, before the delete, which is why it starts after the batch. Like {@link #RENEW_AND_HEAD}: no rows means
+     * the lease was lost (and nothing was deleted); a lease row with NULL columns means no queued row after {@code $5}.
+     */
+    static final String DELETE_AND_NEXT = """
+            WITH gone AS (
+                DELETE FROM event_queue q USING drain_leases l
+                WHERE q.tenant_id = $1 AND q.id = ANY($6::bigint[]) AND l.tenant_id = $1 AND l.token = $3
+                RETURNING q.id
+            ), lease AS (
+                UPDATE drain_leases SET expires_at = now() + $4 * interval '1 millisecond'
+                WHERE tenant_id = $1 AND token = $3 RETURNING token
+            )
+            SELECT (SELECT count(*) FROM gone) AS deleted, q.id, q.event_id, q.body, q.content_type,
+                   q.headers::text AS headers, q.received_at, q.attempts, q.next_attempt_at
+            FROM lease LEFT JOIN LATERAL (
+                SELECT * FROM event_queue WHERE tenant_id = $1 AND id > $5
+                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)
+                ORDER BY id LIMIT $2
+            ) q ON true""";
 
     /** The batch failed: count an attempt on each row and set when the tenant may try again. */
     static final String MARK_FAILED = """
@@ -138,26 +156,38 @@ public class DrainStore {
 
     /** Completes with the oldest rows (empty when none), or with null when our lease was lost. */
     public Uni<List<QueuedEvent>> renewAndHead(String tenantId, long token, long ttlMillis, int limit, long afterId) {
-        return pool.preparedQuery(RENEW_AND_HEAD).execute(Tuple.of(tenantId, limit, token, ttlMillis, afterId)).map(rows -> {
-            if (rows.rowCount() == 0) {
-                return null;
-            }
-            List<QueuedEvent> out = new ArrayList<>(rows.rowCount());
-            for (Row r : rows) {
-                if (r.getValue("id") == null) {
-                    break; // the lease row joined to no queue row: the queue is empty
-                }
-                out.add(new QueuedEvent(r.getLong("id"), r.getString("event_id"), r.getBuffer("body").getBytes(),
-                        r.getString("content_type"), r.getString("headers"), r.getOffsetDateTime("received_at"),
-                        r.getInteger("attempts"), r.getOffsetDateTime("next_attempt_at")));
-            }
-            return out;
-        });
+        return pool.preparedQuery(RENEW_AND_HEAD).execute(Tuple.of(tenantId, limit, token, ttlMillis, afterId))
+                .map(DrainStore::head);
     }
 
-    /** Completes with the number of rows deleted (0 when the lease was lost: the new holder re-delivers them). */
-    public Uni<Integer> deleteDelivered(String tenantId, long token, Long[] ids) {
-        return pool.preparedQuery(DELETE_DELIVERED).execute(Tuple.of(tenantId, ids, token)).map(rows -> rows.rowCount());
+    /** What {@link #deleteAndNext} did: rows deleted, and the next head (null when the lease was lost). */
+    public record Deleted(int deleted, List<QueuedEvent> next) {
+    }
+
+    /** Deletes the delivered rows, renews the lease and reads the head after {@code afterId}, in one round trip. */
+    public Uni<Deleted> deleteAndNext(String tenantId, long token, Long[] ids, long ttlMillis, int limit, long afterId) {
+        return pool.preparedQuery(DELETE_AND_NEXT)
+                .execute(Tuple.from(List.of(tenantId, limit, token, ttlMillis, afterId, ids)))
+                .map(rows -> rows.rowCount() == 0
+                        ? new Deleted(0, null)
+                        : new Deleted((int) rows.iterator().next().getLong("deleted").longValue(), head(rows)));
+    }
+
+    /** Queue rows joined to the lease row: none at all, the lease was lost (null); NULL columns, no row queued. */
+    private static List<QueuedEvent> head(RowSet<Row> rows) {
+        if (rows.rowCount() == 0) {
+            return null;
+        }
+        List<QueuedEvent> out = new ArrayList<>(rows.rowCount());
+        for (Row r : rows) {
+            if (r.getValue("id") == null) {
+                break; // the lease row joined to no queue row: the queue is empty
+            }
+            out.add(new QueuedEvent(r.getLong("id"), r.getString("event_id"), r.getBuffer("body").getBytes(),
+                    r.getString("content_type"), r.getString("headers"), r.getOffsetDateTime("received_at"),
+                    r.getInteger("attempts"), r.getOffsetDateTime("next_attempt_at")));
+        }
+        return out;
     }
 
     public Uni<List<FailedRow>> markFailed(String tenantId, long token, Long[] ids, long delayMillis, Integer status,
