@@ -57,7 +57,7 @@ public final class StatusBoard {
             State state;
             String detail = null;
             // The head of the queue carries the origin's last failed answer (any replica's): delivery is failing.
-            boolean failing = t.events() > 0 && t.maxAttempts() > 0 && (t.lastError() != null || t.lastStatus() != null);
+            boolean failing = t.events() > 0 && t.headAttempts() > 0 && (t.lastError() != null || t.lastStatus() != null);
             if (t.paused()) {
                 // Held by a command: nothing is attempted, so neither the breaker nor the backoff applies.
                 state = State.PAUSED;
@@ -67,7 +67,7 @@ public final class StatusBoard {
                 state = State.BACKING_OFF;
                 detail = t.nextAttemptAt() != null && t.nextAttemptAt().toInstant().isAfter(now)
                         ? "until " + TIME.format(t.nextAttemptAt().toInstant())
-                        : "(attempt " + (t.maxAttempts() + 1) + " due)";
+                        : "(attempt " + (t.headAttempts() + 1) + " due)";
             } else if (t.deadLetters() > 0) {
                 state = State.DEAD_LETTERS;
             } else {

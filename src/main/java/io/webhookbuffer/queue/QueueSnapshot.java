@@ -13,11 +13,11 @@ public record QueueSnapshot(Instant takenAt, long events, long oldestAgeSeconds,
         List<TenantRow> rows) {
 
     /**
-     * One tenant: queued events, the oldest one's age, the most attempts on a queued event, the earliest next
-     * attempt, the origin's last answer on its head (status null: no answer), its dead letters, and whether its
+     * One tenant: queued events; its head's (the next event to deliver, the oldest in delivery order) age, attempts,
+     * next attempt and the origin's last answer on it (status null: no answer); its dead letters; and whether its
      * delivery is paused by a command.
      */
-    public record TenantRow(String tenantId, long events, long oldestAgeSeconds, int maxAttempts,
+    public record TenantRow(String tenantId, long events, long oldestAgeSeconds, int headAttempts,
             OffsetDateTime nextAttemptAt, Integer lastStatus, String lastError, long deadLetters,
             OffsetDateTime lastDeadAt, boolean paused) {
     }

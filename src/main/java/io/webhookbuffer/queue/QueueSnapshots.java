@@ -29,15 +29,32 @@ public class QueueSnapshots {
     private static final Logger LOG = Logger.getLogger(QueueSnapshots.class);
 
     /**
-     * Per-tenant depth and oldest age in one pass over event_queue; totals over all tenants; the oldest $1 backlogs,
-     * each with the origin's last answer on its first attempted row (through the (tenant_id, id) key). Ages are
-     * computed with the database clock, the same clock that stamped received_at.
+     * Every tenant with queued rows, found with a loose index scan over the (tenant_id, id) primary key (one probe per
+     * tenant); for each, its depth (an index-only count on the same key) and its head, the next row to deliver (the
+     * first by id): its age, attempts, next attempt and, once attempted, the origin's last answer. Totals over all
+     * tenants; the $1 oldest heads. Ages use the database clock, the same clock that stamped received_at.
+     *
+     * <p>It never reads the table's rows beyond each head: one pass over event_queue with its bodies (GROUP BY
+     * tenant_id) took 5.9-6.4 s with a million events queued here, every snapshot interval on every replica, and the
+     * first attempted row per tenant was a second scan of every tenant with none; this takes 0.36 s (1.3-2.2 s when
+     * 300,000 of the rows were too fresh for vacuum to have marked their pages all-visible).
      */
     static final String BACKLOG = """
-            WITH per AS (
-                SELECT tenant_id, count(*) AS events, min(received_at) AS oldest, max(attempts) AS attempts,
-                       min(next_attempt_at) AS next_attempt
-                FROM event_queue GROUP BY tenant_id
+            WITH RECURSIVE t AS (
+                (SELECT tenant_id FROM event_queue ORDER BY tenant_id LIMIT 1)
+                UNION ALL
+                SELECT (SELECT q.tenant_id FROM event_queue q WHERE q.tenant_id > t.tenant_id
+                        ORDER BY q.tenant_id LIMIT 1)
+                FROM t WHERE t.tenant_id IS NOT NULL
+            ), per AS (
+                SELECT t.tenant_id, (SELECT count(*) FROM event_queue c WHERE c.tenant_id = t.tenant_id) AS events,
+                       h.received_at AS oldest, h.attempts, h.next_attempt_at AS next_attempt,
+                       CASE WHEN h.attempts > 0 THEN h.last_status END AS last_status,
+                       CASE WHEN h.attempts > 0 THEN h.last_error END AS last_error
+                FROM t CROSS JOIN LATERAL (
+                    SELECT q.received_at, q.attempts, q.next_attempt_at, q.last_status, q.last_error
+                    FROM event_queue q WHERE q.tenant_id = t.tenant_id ORDER BY q.id LIMIT 1) h
+                WHERE t.tenant_id IS NOT NULL
             ), totals AS (
                 SELECT coalesce(sum(events), 0)::bigint AS events, min(oldest) AS oldest, count(*) AS tenants FROM per
             ), top AS (
@@ -47,14 +64,11 @@ public class QueueSnapshots {
                    coalesce(extract(epoch FROM now() - t.oldest), 0)::bigint AS total_age,
                    t.tenants AS total_tenants,
                    top.tenant_id, top.events, greatest(0, extract(epoch FROM now() - top.oldest))::bigint AS age,
-                   top.attempts, top.next_attempt, head.last_status, head.last_error,
+                   top.attempts, top.next_attempt, top.last_status, top.last_error,
                    coalesce(tn.paused, false) AS paused
             FROM totals t
             LEFT JOIN top ON true
             LEFT JOIN tenants tn ON tn.tenant_id = top.tenant_id
-            LEFT JOIN LATERAL (
-                SELECT q.last_status, q.last_error FROM event_queue q
-                WHERE q.tenant_id = top.tenant_id AND q.attempts > 0 ORDER BY q.id LIMIT 1) head ON true
             ORDER BY top.oldest""";
 
     /** Dead letters per tenant (an index-only count on (tenant_id, id)), total, and the $1 latest tenants. */
@@ -125,7 +139,7 @@ public class QueueSnapshots {
             }
             QueueSnapshot.TenantRow b = rows.get(id);
             if (b != null) {
-                rows.put(id, new QueueSnapshot.TenantRow(id, b.events(), b.oldestAgeSeconds(), b.maxAttempts(),
+                rows.put(id, new QueueSnapshot.TenantRow(id, b.events(), b.oldestAgeSeconds(), b.headAttempts(),
                         b.nextAttemptAt(), b.lastStatus(), b.lastError(), r.getLong("n"), r.getOffsetDateTime("last_dead"),
                         b.paused()));
             } else {

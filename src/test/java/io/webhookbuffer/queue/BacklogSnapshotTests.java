@@ -1,0 +1,72 @@
+package io.webhookbuffer.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The backlog snapshot reads each tenant's depth and head from the primary key: depth counts every queued row, and
+ * the age, attempts and origin answer are the head's (the next row to deliver), not the oldest received_at anywhere
+ * in the queue, so a replayed dead letter queued behind the others does not pass for the head of the line.
+ */
+@QuarkusTest
+class BacklogSnapshotTests {
+
+    /** Unknown to the tenants table, so no drainer has an origin to send these rows to. */
+    private final String tenant = "snap-" + UUID.randomUUID().toString().substring(0, 8);
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    QueueSnapshots snapshots;
+
+    @AfterEach
+    void removeRows() {
+        pool.preparedQuery("DELETE FROM event_queue WHERE tenant_id = $1").execute(Tuple.of(tenant))
+                .await().indefinitely();
+    }
+
+    @Test
+    void depthCountsEveryRowAndAgeAttemptsAndAnswerAreTheHeads() {
+        // Queued in this order (ids ascending): the head, attempted twice; a newer event; then a dead letter
+        // replayed with its first received_at, three days old, behind them.
+        insert("head", Duration.ofDays(2), 2, 503);
+        insert("next", Duration.ofDays(2).minusHours(1), 0, null);
+        insert("replayed", Duration.ofDays(3), 0, null);
+
+        QueueSnapshot snapshot = snapshots.refresh().await().indefinitely();
+
+        QueueSnapshot.TenantRow row = snapshot.rows().stream().filter(r -> r.tenantId().equals(tenant)).findFirst()
+                .orElseThrow(() -> new AssertionError("two-day-old backlog among the oldest: " + snapshot.rows()));
+        assertEquals(3, row.events());
+        long twoDays = Duration.ofDays(2).toSeconds();
+        assertTrue(row.oldestAgeSeconds() >= twoDays && row.oldestAgeSeconds() < twoDays + 60,
+                "the head's age, two days: " + row.oldestAgeSeconds());
+        assertEquals(2, row.headAttempts());
+        assertEquals(503, row.lastStatus());
+        assertTrue(snapshot.events() >= 3 && snapshot.tenants() >= 1, snapshot.toString());
+        assertTrue(snapshot.oldestAgeSeconds() >= row.oldestAgeSeconds(), snapshot.toString());
+    }
+
+    private void insert(String eventId, Duration age, int attempts, Integer lastStatus) {
+        pool.preparedQuery("""
+                INSERT INTO event_queue (tenant_id, event_id, body, content_type, received_at, next_attempt_at,
+                                         attempts, last_status)
+                VALUES ($1, $2, convert_to('{}', 'UTF8'), 'application/json',
+                        now() - $3 * interval '1 second', now() + interval '1 hour', $4, $5)""")
+                .execute(Tuple.of(tenant, eventId, age.toSeconds(), attempts).addInteger(lastStatus))
+                .await().indefinitely();
+    }
+}
