@@ -42,13 +42,23 @@ public class LifecycleStore {
             ON CONFLICT (dedupe_key) DO NOTHING""";
 
     /**
-     * Opens conditions that hold now and are not open yet, and writes their event: origin_failing (oldest pending
-     * event older than {@code $1} ms, tenant not paused) and backlog_high (more than {@code $2} queued).
+     * Opens conditions that hold now and are not open yet, and writes their event: origin_failing (the tenant's
+     * oldest pending event, its head, older than {@code $1} ms, tenant not paused) and backlog_high (more than
+     * {@code $2} queued). Tenants, depths and heads come from the (tenant_id, id) primary key as in the backlog
+     * snapshot (queue.QueueSnapshots.BACKLOG), never from a pass over the queued bodies.
      */
     static final String OPEN = """
-            WITH queues AS (
-                SELECT q.tenant_id, count(*) AS depth, min(q.received_at) AS oldest
-                FROM event_queue q GROUP BY q.tenant_id
+            WITH RECURSIVE t AS (
+                (SELECT tenant_id FROM event_queue ORDER BY tenant_id LIMIT 1)
+                UNION ALL
+                SELECT (SELECT q.tenant_id FROM event_queue q WHERE q.tenant_id > t.tenant_id
+                        ORDER BY q.tenant_id LIMIT 1)
+                FROM t WHERE t.tenant_id IS NOT NULL
+            ), queues AS (
+                SELECT t.tenant_id, (SELECT count(*) FROM event_queue c WHERE c.tenant_id = t.tenant_id) AS depth,
+                       (SELECT h.received_at FROM event_queue h WHERE h.tenant_id = t.tenant_id
+                        ORDER BY h.id LIMIT 1) AS oldest
+                FROM t WHERE t.tenant_id IS NOT NULL
             ), holding AS (
                 SELECT tenant_id, 'origin_failing' AS condition,
                        jsonb_build_object('oldestPendingAt', oldest, 'depth', depth) AS data
@@ -74,9 +84,9 @@ public class LifecycleStore {
             WITH closed AS (
                 DELETE FROM lifecycle_conditions c
                 WHERE CASE c.condition
-                    WHEN 'origin_failing' THEN NOT EXISTS (
-                        SELECT 1 FROM event_queue q WHERE q.tenant_id = c.tenant_id
-                          AND q.received_at < now() - $1 * interval '1 millisecond')
+                    WHEN 'origin_failing' THEN coalesce((
+                        SELECT q.received_at >= now() - $1 * interval '1 millisecond' FROM event_queue q
+                        WHERE q.tenant_id = c.tenant_id ORDER BY q.id LIMIT 1), true)
                       OR EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = c.tenant_id AND t.paused)
                     WHEN 'backlog_high' THEN (SELECT count(*) FROM event_queue q WHERE q.tenant_id = c.tenant_id) <= $2
                     ELSE false END
