@@ -12,6 +12,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.webhookbuffer.queue.QueueSnapshots;
 
 /**
  * The lifecycle outbox's SQL. Milestones are found by scanning state, never by hooks in the code paths: a milestone
@@ -45,16 +46,10 @@ public class LifecycleStore {
      * Opens conditions that hold now and are not open yet, and writes their event: origin_failing (the tenant's
      * oldest pending event, its head, older than {@code $1} ms, tenant not paused) and backlog_high (more than
      * {@code $2} queued). Tenants, depths and heads come from the (tenant_id, id) primary key as in the backlog
-     * snapshot (queue.QueueSnapshots.BACKLOG), never from a pass over the queued bodies.
+     * snapshot ({@link QueueSnapshots#QUEUED_TENANTS}), never from a pass over the queued bodies.
      */
-    static final String OPEN = """
-            WITH RECURSIVE t AS (
-                (SELECT tenant_id FROM event_queue ORDER BY tenant_id LIMIT 1)
-                UNION ALL
-                SELECT (SELECT q.tenant_id FROM event_queue q WHERE q.tenant_id > t.tenant_id
-                        ORDER BY q.tenant_id LIMIT 1)
-                FROM t WHERE t.tenant_id IS NOT NULL
-            ), queues AS (
+    static final String OPEN = QueueSnapshots.QUEUED_TENANTS + """
+            , queues AS (
                 SELECT t.tenant_id, (SELECT count(*) FROM event_queue c WHERE c.tenant_id = t.tenant_id) AS depth,
                        (SELECT h.received_at FROM event_queue h WHERE h.tenant_id = t.tenant_id
                         ORDER BY h.id LIMIT 1) AS oldest
