@@ -305,16 +305,9 @@ public class Drainer implements DrainScheduler {
                     activeDrains.incrementAndGet();
                 }
                 again = false;
-                parked = null; // acquiring renews our own parked lease
-                store.acquire(tenantId, holder, config.leaseTtl().toMillis()).subscribe().with(t -> guard(() -> {
-                    if (t == null) {
-                        finish(Next.LOST); // another replica drains this tenant
-                    } else {
-                        token = t;
-                        rewind(); // a new hold: rows left by an earlier holder may sit below our old cursor
-                        step();
-                    }
-                }), this::failed);
+                parked = null; // the first step's acquire renews our own parked lease
+                rewind(); // a new hold: rows left by an earlier holder may sit below our old cursor
+                step();
             }
         }
 
@@ -349,8 +342,8 @@ public class Drainer implements DrainScheduler {
                 return Uni.createFrom().item(Next.waitUntil(paceUntil));
             }
             long after = cursor;
-            // The bulkhead slot is taken before the lease is renewed: a tenant queued for a slot must not see its
-            // lease expire and another replica send the same rows meanwhile. Renewal to delete then spans at most
+            // The bulkhead slot is taken before the lease is taken or renewed: a tenant queued for a slot must not
+            // see its lease expire and another replica send the same rows meanwhile. Renewal to delete then spans at most
             // one request timeout, which start-up checks keep below the lease TTL. A head read (and the lease
             // renewed) with the last delete is sent only if the slot came within prefetchFreshNanos, which keeps
             // that span below the TTL too.
@@ -381,14 +374,33 @@ public class Drainer implements DrainScheduler {
         }
 
         /**
-         * The head to send next: the one read with the last delete when it was read after this cursor and the lease
-         * renewal that came with it is still fresh, else a read of its own that renews the lease.
+         * The head to send next, null when the tenant is not (or no longer) ours. A new hold takes the lease and reads
+         * the first rows in one statement (null: another replica holds it). Then: the head read with the last delete,
+         * when it was read after this cursor and the lease renewal that came with it is still fresh; else a read of its
+         * own that renews the lease, and that releases it when a read from the start finds nothing (the tenant goes
+         * idle without a round trip of its own to let go).
          */
         private Uni<List<QueuedEvent>> head(long ttl, long after) {
+            if (token == null) {
+                return store.acquireAndHead(tenantId, holder, ttl, batchLimit).map(hold -> {
+                    if (hold == null) {
+                        return null; // another replica drains this tenant
+                    }
+                    token = hold.token();
+                    return hold.head();
+                });
+            }
             List<QueuedEvent> ready = prefetched;
             prefetched = null;
             if (ready != null && prefetchedAfter == after && System.nanoTime() - prefetchedAtNanos < prefetchFreshNanos) {
                 return Uni.createFrom().item(ready);
+            }
+            if (after == 0) {
+                return store.renewOrRelease(tenantId, token, ttl, batchLimit).invoke(head -> {
+                    if (head != null && head.isEmpty()) {
+                        token = null; // released with the read
+                    }
+                });
             }
             return store.renewAndHead(tenantId, token, ttl, batchLimit, after);
         }

@@ -20,17 +20,52 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class DrainStore {
 
-    /** Takes the tenant when nobody holds it, the holder's lease expired, or we already hold it; returns the token. */
-    static final String ACQUIRE = """
-            INSERT INTO drain_leases (tenant_id, holder, token, expires_at)
-            VALUES ($1, $2, nextval('drain_lease_tokens'), now() + $3 * interval '1 millisecond')
-            ON CONFLICT (tenant_id) DO UPDATE
-                SET holder = EXCLUDED.holder, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
-                WHERE drain_leases.expires_at < now() OR drain_leases.holder = EXCLUDED.holder
-            RETURNING token""";
-
+    /**
+     * Takes the tenant when nobody holds it, the holder's lease expired, or we already hold it, and reads its first
+     * rows, in one round trip: a new hold reads from the start of the tenant's range. No rows at all: another live drainer holds the tenant; one row with NULL queue columns: taken, but
+     * nothing queued (or the tenant is paused).
+     */
+    static final String ACQUIRE_AND_HEAD = """
+            WITH lease AS (
+                INSERT INTO drain_leases (tenant_id, holder, token, expires_at)
+                VALUES ($1, $2, nextval('drain_lease_tokens'), now() + $3 * interval '1 millisecond')
+                ON CONFLICT (tenant_id) DO UPDATE
+                    SET holder = EXCLUDED.holder, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+                    WHERE drain_leases.expires_at < now() OR drain_leases.holder = EXCLUDED.holder
+                RETURNING token
+            )
+            SELECT lease.token, q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers, q.received_at,
+                   q.attempts, q.next_attempt_at
+            FROM lease LEFT JOIN LATERAL (
+                SELECT * FROM event_queue WHERE tenant_id = $1
+                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)
+                ORDER BY id LIMIT $4
+            ) q ON true""";
 
     static final String RELEASE = "DELETE FROM drain_leases WHERE tenant_id = $1 AND token = $2";
+
+    /**
+     * The read from the start of the range that decides a tenant is idle: renews our lease when there are rows, and
+     * releases it in the same statement when there are none (or the tenant is paused). No rows at all: the lease was
+     * lost; one row with NULL columns: nothing queued, and the lease is gone.
+     */
+    static final String RENEW_OR_RELEASE = """
+            WITH head AS (
+                SELECT * FROM event_queue WHERE tenant_id = $1
+                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)
+                ORDER BY id LIMIT $2
+            ), renewed AS (
+                UPDATE drain_leases SET expires_at = now() + $4 * interval '1 millisecond'
+                WHERE tenant_id = $1 AND token = $3 AND EXISTS (SELECT 1 FROM head) RETURNING token
+            ), released AS (
+                DELETE FROM drain_leases WHERE tenant_id = $1 AND token = $3 AND NOT EXISTS (SELECT 1 FROM head)
+                RETURNING token
+            )
+            SELECT q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers, q.received_at, q.attempts,
+                   q.next_attempt_at
+            FROM (SELECT token FROM renewed UNION ALL SELECT token FROM released) l
+            LEFT JOIN head q ON EXISTS (SELECT 1 FROM renewed)
+            ORDER BY q.id""";
 
     /** Keeps our lease until a wait ends (epoch ms); after that any replica may take the tenant. */
     static final String PARK = """
@@ -140,10 +175,24 @@ public class DrainStore {
         this.pool = pool;
     }
 
-    /** Completes with our token, or null when another live drainer holds the tenant. */
-    public Uni<Long> acquire(String tenantId, String holder, long ttlMillis) {
-        return pool.preparedQuery(ACQUIRE).execute(Tuple.of(tenantId, holder, ttlMillis))
-                .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getLong(0) : null);
+    /** A new hold and its first rows. */
+    public record Hold(long token, List<QueuedEvent> head) {
+    }
+
+    /** Completes with our token and the tenant's first rows, or null when another live drainer holds the tenant. */
+    public Uni<Hold> acquireAndHead(String tenantId, String holder, long ttlMillis, int limit) {
+        return pool.preparedQuery(ACQUIRE_AND_HEAD).execute(Tuple.of(tenantId, holder, ttlMillis, limit))
+                .map(rows -> rows.rowCount() == 0 ? null
+                        : new Hold(rows.iterator().next().getLong("token"), head(rows)));
+    }
+
+    /**
+     * Completes with the tenant's first rows, our lease renewed; with an empty list when none is queued, our lease
+     * released; with null when our lease was lost.
+     */
+    public Uni<List<QueuedEvent>> renewOrRelease(String tenantId, long token, long ttlMillis, int limit) {
+        return pool.preparedQuery(RENEW_OR_RELEASE).execute(Tuple.of(tenantId, limit, token, ttlMillis))
+                .map(DrainStore::head);
     }
 
     public Uni<Void> park(String tenantId, long token, long untilEpochMillis) {
