@@ -39,7 +39,7 @@ case "$scenario" in
   backlog)       tenants=10;     connections=64; duplicates=0;    d=0;  w=0;  c=10; count=1000000;;
   hot-tenant)    tenants=1001;   connections=64; duplicates=0;    d=20; w=15; c=10; rate=3000; hot_share=0.8;;
   many-tenants)  tenants=100000; connections=64; duplicates=0;    d=0;  w=0;  c=10; count=300000; live_heap=true; eviction=20s;;
-  origin-outage) tenants=10;     connections=64; duplicates=0.05; d=90; w=0;  c=10; rate=3000; outage=60; drain_mode=live;;
+  origin-outage) tenants=10;     connections=64; duplicates=0.05; d=90; w=20; c=10; rate=3000; outage=60; drain_mode=live;;
   burst)         tenants=10;     connections=64; duplicates=0.05; d=30; w=5;  c=10; rate=1500; burst=10;;
   cold-start)    tenants=1000;   connections=64; duplicates=0;    d=20; w=5;  c=10; rate=2000; prime=true;;
   smoke)         tenants=3;      connections=4;  duplicates=0.05; d=3;  w=0;  c=1;  rate=100;;
@@ -203,7 +203,8 @@ run_once() { # RUN_NUMBER
   local drain_start
   if [ -n "$outage" ]; then
     local outage_pid
-    ( sleep 15; curl -s -X POST "http://127.0.0.1:$origin_port/mode?status=503" >/dev/null
+    # 15 s into the measured window (after the warm-up, which also warms the delivery path)
+    ( sleep $(( 15 + warmup )); curl -s -X POST "http://127.0.0.1:$origin_port/mode?status=503" >/dev/null
       echo "   origin down (503) for ${outage}s"; sleep "$outage"
       curl -s -X POST "http://127.0.0.1:$origin_port/mode?status=200" >/dev/null
       date +%s%3N >"$out/recovered-at"
