@@ -343,8 +343,8 @@ public class Drainer implements DrainScheduler {
             }
             long after = cursor;
             // The bulkhead slot is taken before the lease is taken or renewed: a tenant queued for a slot must not
-            // see its lease expire and another replica send the same rows meanwhile. Renewal to delete then spans at most
-            // one request timeout, which start-up checks keep below the lease TTL. A head read (and the lease
+            // see its lease expire and another replica send the same rows meanwhile. Renewal to delete then spans at
+            // most one request timeout, which start-up checks keep below the lease TTL. A head read (and the lease
             // renewed) with the last delete is sent only if the slot came within prefetchFreshNanos, which keeps
             // that span below the TTL too.
             return bulkhead.acquire().flatMap(slot -> Uni.createFrom().deferred(
@@ -392,7 +392,8 @@ public class Drainer implements DrainScheduler {
             }
             List<QueuedEvent> ready = prefetched;
             prefetched = null;
-            if (ready != null && prefetchedAfter == after && System.nanoTime() - prefetchedAtNanos < prefetchFreshNanos) {
+            boolean fresh = System.nanoTime() - prefetchedAtNanos < prefetchFreshNanos;
+            if (ready != null && prefetchedAfter == after && fresh) {
                 return Uni.createFrom().item(ready);
             }
             if (after == 0) {

@@ -22,8 +22,8 @@ public class DrainStore {
 
     /**
      * Takes the tenant when nobody holds it, the holder's lease expired, or we already hold it, and reads its first
-     * rows, in one round trip: a new hold reads from the start of the tenant's range. No rows at all: another live drainer holds the tenant; one row with NULL queue columns: taken, but
-     * nothing queued (or the tenant is paused).
+     * rows, in one round trip: a new hold reads from the start of the tenant's range. No rows at all: another live
+     * drainer holds the tenant; one row with NULL queue columns: taken, but nothing queued (or the tenant is paused).
      */
     static final String ACQUIRE_AND_HEAD = """
             WITH lease AS (
@@ -214,7 +214,8 @@ public class DrainStore {
     }
 
     /** Deletes the delivered rows, renews the lease and reads the head after {@code afterId}, in one round trip. */
-    public Uni<Deleted> deleteAndNext(String tenantId, long token, Long[] ids, long ttlMillis, int limit, long afterId) {
+    public Uni<Deleted> deleteAndNext(String tenantId, long token, Long[] ids, long ttlMillis, int limit,
+            long afterId) {
         return pool.preparedQuery(DELETE_AND_NEXT)
                 .execute(Tuple.from(List.of(tenantId, limit, token, ttlMillis, afterId, ids)))
                 .map(rows -> rows.rowCount() == 0

@@ -270,8 +270,9 @@ class DeliveryTests {
         send(t, "lease-1", "{}");
         send(t, "lease-2", "{}");
         await().atMost(PATIENCE).until(() -> origin.eventIds(t).size() == 2 && Db.queued(pool, t) == 0);
-        await().atMost(PATIENCE).until(() -> pool.preparedQuery("SELECT count(*) FROM drain_leases WHERE tenant_id = $1")
-                .execute(Tuple.of(t)).await().indefinitely().iterator().next().getLong(0) == 0);
+        await().atMost(PATIENCE).until(() -> pool.preparedQuery(
+                "SELECT count(*) FROM drain_leases WHERE tenant_id = $1").execute(Tuple.of(t)).await().indefinitely()
+                .iterator().next().getLong(0) == 0);
         send(t, "lease-3", "{}");
         await().atMost(PATIENCE).until(() -> origin.eventIds(t).equals(List.of("lease-1", "lease-2", "lease-3")));
     }
