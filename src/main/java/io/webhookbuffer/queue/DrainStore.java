@@ -21,6 +21,21 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class DrainStore {
 
     /**
+     * The head every read below shares: the tenant's ({@code $1}) rows after {@code $5}, oldest first, at most
+     * {@code $2}, none while it is paused (control plane {@code POST .../pause}).
+     */
+    private static final String HEAD = "\n    SELECT * FROM event_queue WHERE tenant_id = $1 AND id > $5\n"
+            + "      AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)\n"
+            + "    ORDER BY id LIMIT $2\n";
+
+    /**
+     * The head's columns as {@link #head} reads them, from a row source named {@code q} (surrounded by white space,
+     * so it can be spliced anywhere in a statement).
+     */
+    private static final String HEAD_COLUMNS = " q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers,"
+            + " q.received_at, q.attempts, q.next_attempt_at\n";
+
+    /**
      * Takes the tenant when nobody holds it, the holder's lease expired, or we already hold it, and reads its first
      * rows, in one round trip: a new hold reads from the start of the tenant's range. No rows at all: another live
      * drainer holds the tenant; one row with NULL queue columns: taken, but nothing queued (or the tenant is paused).
@@ -28,18 +43,14 @@ public class DrainStore {
     static final String ACQUIRE_AND_HEAD = """
             WITH lease AS (
                 INSERT INTO drain_leases (tenant_id, holder, token, expires_at)
-                VALUES ($1, $2, nextval('drain_lease_tokens'), now() + $3 * interval '1 millisecond')
+                VALUES ($1, $3, nextval('drain_lease_tokens'), now() + $4 * interval '1 millisecond')
                 ON CONFLICT (tenant_id) DO UPDATE
                     SET holder = EXCLUDED.holder, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
                     WHERE drain_leases.expires_at < now() OR drain_leases.holder = EXCLUDED.holder
                 RETURNING token
             )
-            SELECT lease.token, q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers, q.received_at,
-                   q.attempts, q.next_attempt_at
-            FROM lease LEFT JOIN LATERAL (
-                SELECT * FROM event_queue WHERE tenant_id = $1
-                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)
-                ORDER BY id LIMIT $4
+            SELECT lease.token, """ + HEAD_COLUMNS + """
+            FROM lease LEFT JOIN LATERAL (""" + HEAD + """
             ) q ON true""";
 
     static final String RELEASE = "DELETE FROM drain_leases WHERE tenant_id = $1 AND token = $2";
@@ -50,10 +61,7 @@ public class DrainStore {
      * lost; one row with NULL columns: nothing queued, and the lease is gone.
      */
     static final String RENEW_OR_RELEASE = """
-            WITH head AS (
-                SELECT * FROM event_queue WHERE tenant_id = $1
-                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)
-                ORDER BY id LIMIT $2
+            WITH head AS (""" + HEAD + """
             ), renewed AS (
                 UPDATE drain_leases SET expires_at = now() + $4 * interval '1 millisecond'
                 WHERE tenant_id = $1 AND token = $3 AND EXISTS (SELECT 1 FROM head) RETURNING token
@@ -61,8 +69,7 @@ public class DrainStore {
                 DELETE FROM drain_leases WHERE tenant_id = $1 AND token = $3 AND NOT EXISTS (SELECT 1 FROM head)
                 RETURNING token
             )
-            SELECT q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers, q.received_at, q.attempts,
-                   q.next_attempt_at
+            SELECT """ + HEAD_COLUMNS + """
             FROM (SELECT token FROM renewed UNION ALL SELECT token FROM released) l
             LEFT JOIN head q ON EXISTS (SELECT 1 FROM renewed)
             ORDER BY q.id""";
@@ -91,12 +98,8 @@ public class DrainStore {
                 UPDATE drain_leases SET expires_at = now() + $4 * interval '1 millisecond'
                 WHERE tenant_id = $1 AND token = $3 RETURNING token
             )
-            SELECT q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers, q.received_at, q.attempts,
-                   q.next_attempt_at
-            FROM lease LEFT JOIN LATERAL (
-                SELECT * FROM event_queue WHERE tenant_id = $1 AND id > $5
-                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)
-                ORDER BY id LIMIT $2
+            SELECT """ + HEAD_COLUMNS + """
+            FROM lease LEFT JOIN LATERAL (""" + HEAD + """
             ) q ON true""";
 
     /**
@@ -114,12 +117,8 @@ public class DrainStore {
                 UPDATE drain_leases SET expires_at = now() + $4 * interval '1 millisecond'
                 WHERE tenant_id = $1 AND token = $3 RETURNING token
             )
-            SELECT (SELECT count(*) FROM gone) AS deleted, q.id, q.event_id, q.body, q.content_type,
-                   q.headers::text AS headers, q.received_at, q.attempts, q.next_attempt_at
-            FROM lease LEFT JOIN LATERAL (
-                SELECT * FROM event_queue WHERE tenant_id = $1 AND id > $5
-                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)
-                ORDER BY id LIMIT $2
+            SELECT (SELECT count(*) FROM gone) AS deleted, """ + HEAD_COLUMNS + """
+            FROM lease LEFT JOIN LATERAL (""" + HEAD + """
             ) q ON true""";
 
     /** The batch failed: count an attempt on each row and set when the tenant may try again. */
@@ -181,7 +180,7 @@ public class DrainStore {
 
     /** Completes with our token and the tenant's first rows, or null when another live drainer holds the tenant. */
     public Uni<Hold> acquireAndHead(String tenantId, String holder, long ttlMillis, int limit) {
-        return pool.preparedQuery(ACQUIRE_AND_HEAD).execute(Tuple.of(tenantId, holder, ttlMillis, limit))
+        return pool.preparedQuery(ACQUIRE_AND_HEAD).execute(Tuple.of(tenantId, limit, holder, ttlMillis, 0L))
                 .map(rows -> rows.rowCount() == 0 ? null
                         : new Hold(rows.iterator().next().getLong("token"), head(rows)));
     }
@@ -191,7 +190,7 @@ public class DrainStore {
      * released; with null when our lease was lost.
      */
     public Uni<List<QueuedEvent>> renewOrRelease(String tenantId, long token, long ttlMillis, int limit) {
-        return pool.preparedQuery(RENEW_OR_RELEASE).execute(Tuple.of(tenantId, limit, token, ttlMillis))
+        return pool.preparedQuery(RENEW_OR_RELEASE).execute(Tuple.of(tenantId, limit, token, ttlMillis, 0L))
                 .map(DrainStore::head);
     }
 
