@@ -238,8 +238,12 @@ public final class LoadGenerator {
         Future.all(finished).toCompletionStage().toCompletableFuture().get(timeoutSeconds, TimeUnit.SECONDS);
         if (ticker >= 0) {
             vertx.cancelTimer(ticker);
-            timelineLine((System.nanoTime() - startNanos) / 1_000_000_000.0);
-            Files.write(settings.timeline(), timeline, StandardCharsets.UTF_8);
+            // A tick may be running on its event loop right now (the run's end and a whole second often coincide):
+            // the lines are written under the same lock, so neither line is lost (LoadGeneratorTests caught it).
+            synchronized (timeline) {
+                timelineLine((System.nanoTime() - startNanos) / 1_000_000_000.0);
+                Files.write(settings.timeline(), timeline, StandardCharsets.UTF_8);
+            }
         }
         long ended = drivers.stream().mapToLong(d -> d.lastStartNanos).max().orElse(startNanos);
         long accepted = writeAccepted(drivers);
@@ -256,13 +260,15 @@ public final class LoadGenerator {
      * the server's own logs and samples; a stall shows as a second with few answers and then a high maximum.
      */
     private void timelineLine(double secondsIn) {
-        Histogram h = perSecond.getIntervalHistogram();
-        if (timeline.isEmpty()) {
-            timeline.add("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed\tepoch_ms");
+        synchronized (timeline) { // the ticker's event loop, and the main thread for the last line
+            Histogram h = perSecond.getIntervalHistogram();
+            if (timeline.isEmpty()) {
+                timeline.add("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed\tepoch_ms");
+            }
+            timeline.add(String.format(java.util.Locale.ROOT, "%.1f\t%d\t%.2f\t%.2f\t%.2f\t%d\t%d", secondsIn,
+                    h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
+                    h.getMaxValue() / 1000.0, failedThisSecond.sumThenReset(), System.currentTimeMillis()));
         }
-        timeline.add(String.format(java.util.Locale.ROOT, "%.1f\t%d\t%.2f\t%.2f\t%.2f\t%d\t%d", secondsIn, h.getTotalCount(),
-                h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0,
-                failedThisSecond.sumThenReset(), System.currentTimeMillis()));
     }
 
     private LoadResult result(long startNanos, long lastStartNanos, long accepted) {
