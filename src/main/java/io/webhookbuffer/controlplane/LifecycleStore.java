@@ -45,24 +45,19 @@ public class LifecycleStore {
     /**
      * Opens conditions that hold now and are not open yet, and writes their event: origin_failing (the tenant's
      * oldest pending event, its head, older than {@code $1} ms, tenant not paused) and backlog_high (more than
-     * {@code $2} queued). Tenants, depths and heads come from the (tenant_id, id) primary key as in the backlog
-     * snapshot ({@link QueueSnapshots#QUEUED_TENANTS}), never from a pass over the queued bodies.
+     * {@code $2} queued). Tenants, depths and heads come from the (tenant_id, id) primary key, as in the backlog
+     * snapshot ({@link QueueSnapshots#QUEUED_HEADS}), never from a pass over the queued bodies.
      */
-    static final String OPEN = QueueSnapshots.QUEUED_TENANTS + """
-            , queues AS (
-                SELECT t.tenant_id, (SELECT count(*) FROM event_queue c WHERE c.tenant_id = t.tenant_id) AS depth,
-                       (SELECT h.received_at FROM event_queue h WHERE h.tenant_id = t.tenant_id
-                        ORDER BY h.id LIMIT 1) AS oldest
-                FROM t WHERE t.tenant_id IS NOT NULL
-            ), holding AS (
+    static final String OPEN = QueueSnapshots.QUEUED_HEADS + """
+            , holding AS (
                 SELECT tenant_id, 'origin_failing' AS condition,
-                       jsonb_build_object('oldestPendingAt', oldest, 'depth', depth) AS data
-                FROM queues
+                       jsonb_build_object('oldestPendingAt', oldest, 'depth', events) AS data
+                FROM per
                 WHERE oldest < now() - $1 * interval '1 millisecond'
-                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = queues.tenant_id AND t.paused)
+                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = per.tenant_id AND t.paused)
                 UNION ALL
-                SELECT tenant_id, 'backlog_high', jsonb_build_object('depth', depth, 'threshold', $2::bigint)
-                FROM queues WHERE depth > $2
+                SELECT tenant_id, 'backlog_high', jsonb_build_object('depth', events, 'threshold', $2::bigint)
+                FROM per WHERE events > $2
             ), opened AS (
                 INSERT INTO lifecycle_conditions (tenant_id, condition, episode, since)
                 SELECT h.tenant_id, h.condition, nextval('lifecycle_episodes'), now() FROM holding h

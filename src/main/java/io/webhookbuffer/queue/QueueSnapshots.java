@@ -33,7 +33,7 @@ public class QueueSnapshots {
      * index scan over the (tenant_id, id) primary key: one probe per tenant, however many rows each has queued. A
      * statement goes on with its own CTEs ({@code , name AS (...)}) and filters {@code t.tenant_id IS NOT NULL}.
      */
-    public static final String QUEUED_TENANTS = """
+    private static final String QUEUED_TENANTS = """
             WITH RECURSIVE t AS (
                 (SELECT tenant_id FROM event_queue ORDER BY tenant_id LIMIT 1)
                 UNION ALL
@@ -43,17 +43,12 @@ public class QueueSnapshots {
             )""";
 
     /**
-     * Every tenant with queued rows, found with a loose index scan over the (tenant_id, id) primary key (one probe per
-     * tenant); for each, its depth (an index-only count on the same key) and its head, the next row to deliver (the
-     * first by id): its age, attempts, next attempt and, once attempted, the origin's last answer. Totals over all
-     * tenants; the $1 oldest heads. Ages use the database clock, the same clock that stamped received_at.
-     *
-     * <p>It never reads the table's rows beyond each head: one pass over event_queue with its bodies (GROUP BY
-     * tenant_id) took 5.9-6.4 s with a million events queued here, every snapshot interval on every replica, and the
-     * first attempted row per tenant was a second scan of every tenant with none; this takes 0.36 s (1.3-2.2 s when
-     * 300,000 of the rows were too fresh for vacuum to have marked their pages all-visible).
+     * {@link #QUEUED_TENANTS} and, as {@code per}, each tenant's depth ({@code events}: an index-only count on the
+     * (tenant_id, id) primary key) and its head, the next row to deliver (the first by id): {@code oldest} (its
+     * received_at), {@code attempts}, {@code next_attempt} and, once attempted, the origin's last answer. Shared by the
+     * backlog snapshot and the lifecycle scan (LifecycleStore), so both read the key, never the queued bodies.
      */
-    static final String BACKLOG = QUEUED_TENANTS + """
+    public static final String QUEUED_HEADS = QUEUED_TENANTS + """
             , per AS (
                 SELECT t.tenant_id, (SELECT count(*) FROM event_queue c WHERE c.tenant_id = t.tenant_id) AS events,
                        h.received_at AS oldest, h.attempts, h.next_attempt_at AS next_attempt,
@@ -63,7 +58,19 @@ public class QueueSnapshots {
                     SELECT q.received_at, q.attempts, q.next_attempt_at, q.last_status, q.last_error
                     FROM event_queue q WHERE q.tenant_id = t.tenant_id ORDER BY q.id LIMIT 1) h
                 WHERE t.tenant_id IS NOT NULL
-            ), totals AS (
+            )""";
+
+    /**
+     * Every tenant with queued rows, with its depth and head ({@link #QUEUED_HEADS}); totals over all tenants; the
+     * $1 oldest heads. Ages use the database clock, the same clock that stamped received_at.
+     *
+     * <p>It never reads the table's rows beyond each head: one pass over event_queue with its bodies (GROUP BY
+     * tenant_id) took 5.9-6.4 s with a million events queued here, every snapshot interval on every replica, and the
+     * first attempted row per tenant was a second scan of every tenant with none; this takes 0.36 s (1.3-2.2 s when
+     * 300,000 of the rows were too fresh for vacuum to have marked their pages all-visible).
+     */
+    static final String BACKLOG = QUEUED_HEADS + """
+            , totals AS (
                 SELECT coalesce(sum(events), 0)::bigint AS events, min(oldest) AS oldest, count(*) AS tenants FROM per
             ), top AS (
                 SELECT * FROM per ORDER BY oldest LIMIT $1
