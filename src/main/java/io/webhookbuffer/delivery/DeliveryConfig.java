@@ -45,11 +45,15 @@ public interface DeliveryConfig {
     @WithDefault("5m")
     Duration backoffCap();
 
-    /** An event that failed this many times moves to dead_letters. */
-    @WithDefault("25")
+    /**
+     * An event that failed this many times for its own reason moves to dead_letters: sent alone, it failed, and the
+     * origin accepted another batch between that try and its previous one (see FailurePolicy). Failures of the origin
+     * as a whole (down, slow, overloaded, 503, 429, an open breaker) never count, however long they last.
+     */
+    @WithDefault("8")
     int maxAttempts();
 
-    /** An event that failed and is older than this moves to dead_letters. */
+    /** An event that failed (for any reason) and is older than this moves to dead_letters. */
     @WithDefault("72h")
     Duration maxAge();
 

@@ -1,7 +1,5 @@
 package io.webhookbuffer.delivery;
 
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,10 +41,10 @@ import io.webhookbuffer.usage.UsageMetric;
  * rows that nobody holds (after a restart, or when a replica died holding a lease).
  *
  * <p>Outcomes: 2xx deletes exactly the delivered row ids (and dead-letters the ones the origin listed in
- * {@code rejected}); no answer, 408, 429 or 5xx counts an attempt on each row and backs the tenant off; any other 4xx
- * halves the batch until the refused event is alone, then dead-letters it. Past {@code max-attempts} or
- * {@code max-age} a failing event is dead-lettered. Delivery is at-least-once: a crash between the origin's 2xx and
- * the delete re-delivers the batch.
+ * {@code rejected}); every other answer is attributed by {@link FailurePolicy}: the origin's own trouble backs the
+ * tenant off and never counts toward dead letters; a refused event, or one that keeps failing alone while the origin
+ * accepts other batches, is isolated by halving and dead-lettered; so is a failing event older than {@code max-age}.
+ * Delivery is at-least-once: a crash between the origin's 2xx and the delete re-delivers the batch.
  */
 @ApplicationScoped
 public class Drainer implements DrainScheduler {
@@ -72,6 +70,7 @@ public class Drainer implements DrainScheduler {
     private final DeliveryConfig config;
     private final Vertx vertx;
     private final BackoffPolicy backoff;
+    private final FailurePolicy policy;
     /**
      * At most buffer.delivery.max-concurrent batches in flight across all tenants, the rest in arrival order. Each
      * tenant has at most one batch in flight, so first-come-first-served is also round-robin between tenants: a tenant
@@ -87,6 +86,8 @@ public class Drainer implements DrainScheduler {
     private final UsageCounters usage;
     private final Map<String, TenantDrain> drains = new ConcurrentHashMap<>();
     private final Map<String, Guard> breakers = new ConcurrentHashMap<>();
+    /** What this replica has seen of each origin (keyed like the breakers, bounded by the distinct origins). */
+    private final Map<String, OriginHealth> health = new ConcurrentHashMap<>();
     private final LongAdder delivered = new LongAdder();
     private final LongAdder deadLettered = new LongAdder();
     private final LongAdder failedBatches = new LongAdder();
@@ -118,6 +119,7 @@ public class Drainer implements DrainScheduler {
         this.vertx = vertx;
         this.backoff = new BackoffPolicy(config.backoffBase(), config.backoffCap(),
                 () -> ThreadLocalRandom.current().nextDouble());
+        this.policy = new FailurePolicy(backoff, config.maxAttempts(), config.maxAge(), config.circuitBreaker().delay());
         this.bulkhead = new FifoPermits(config.maxConcurrent());
         this.prefetchFreshNanos = Math.max(0,
                 config.leaseTtl().minus(config.requestTimeout()).minusSeconds(1).toNanos() / 2);
@@ -261,8 +263,20 @@ public class Drainer implements DrainScheduler {
         volatile long notBefore;
         /** Our lease token while we hold the tenant. */
         volatile Long token;
-        /** Batch size now; halved to isolate an event the origin refuses, doubled back on success. */
+        /** Batch size now; halved to isolate an event that fails, doubled back on success. */
         volatile int batchLimit = config.batchSize();
+        /**
+         * A suspect failure is being isolated by halving (see {@link FailurePolicy}): the next failure continues the
+         * halving whatever the origin's health says, and these tries do not count in the origin's breaker.
+         */
+        volatile boolean isolating;
+        /** An event was just held aside: the next batch (the events behind it) shows whether the origin works. */
+        volatile boolean probing;
+        /**
+         * The probe behind a held event failed as well: this tenant's events fail, not one of them, so its suspect
+         * failures count as the origin's until one of its batches is accepted.
+         */
+        volatile boolean tenantFailing;
         /** Highest row id this drainer removed; reads start after it (see DrainStore.RENEW_AND_HEAD). */
         volatile long cursor;
         volatile long cursorSince = System.currentTimeMillis();
@@ -360,16 +374,17 @@ public class Drainer implements DrainScheduler {
                             return Uni.createFrom().item(Next.IDLE);
                         }
                         long now = System.currentTimeMillis();
-                        long due = head.get(0).nextAttemptAt().toInstant().toEpochMilli();
-                        if (due > now) {
-                            return Uni.createFrom().item(Next.waitUntil(due));
+                        BatchPlanner.Plan plan = BatchPlanner.select(head, batchLimit, config.maxBatchBytes(), now);
+                        if (plan.batch().isEmpty()) {
+                            return Uni.createFrom().item(Next.waitUntil(plan.waitUntilMillis()));
                         }
-                        long fullEnough = head.get(0).receivedAt().toInstant().toEpochMilli() + config.linger().toMillis();
-                        if (head.size() < batchLimit && fullEnough > now && head.get(0).attempts() == 0) {
+                        QueuedEvent first = plan.batch().get(0);
+                        long fullEnough = first.receivedAtMillis() + config.linger().toMillis();
+                        if (head.size() < batchLimit && fullEnough > now && first.attempts() == 0) {
                             return Uni.createFrom().item(Next.waitUntil(fullEnough)); // let the batch fill
                         }
                         return Uni.createFrom().completionStage(tenants.find(tenantId))
-                                .flatMap(tenant -> deliver(tenant, paced(tenant, cutToBytes(head))));
+                                .flatMap(tenant -> deliver(tenant, paced(tenant, plan.batch())));
                     })).eventually(bulkhead::release));
         }
 
@@ -382,7 +397,7 @@ public class Drainer implements DrainScheduler {
          */
         private Uni<List<QueuedEvent>> head(long ttl, long after) {
             if (token == null) {
-                return store.acquireAndHead(tenantId, holder, ttl, batchLimit).map(hold -> {
+                return store.acquireAndHead(tenantId, holder, ttl, config.batchSize()).map(hold -> {
                     if (hold == null) {
                         return null; // another replica drains this tenant
                     }
@@ -397,13 +412,13 @@ public class Drainer implements DrainScheduler {
                 return Uni.createFrom().item(ready);
             }
             if (after == 0) {
-                return store.renewOrRelease(tenantId, token, ttl, batchLimit).invoke(head -> {
+                return store.renewOrRelease(tenantId, token, ttl, config.batchSize()).invoke(head -> {
                     if (head != null && head.isEmpty()) {
                         token = null; // released with the read
                     }
                 });
             }
-            return store.renewAndHead(tenantId, token, ttl, batchLimit, after);
+            return store.renewAndHead(tenantId, token, ttl, config.batchSize(), after);
         }
 
         private Uni<Next> deliver(Tenant tenant, List<QueuedEvent> batch) {
@@ -416,10 +431,20 @@ public class Drainer implements DrainScheduler {
                 return Uni.createFrom().item(Next.waitUntil(System.currentTimeMillis() + config.backoffCap().toMillis()));
             }
             String provider = tenant == null ? "unknown" : tenant.provider();
+            // An isolation try (a halving in progress, a held event alone) is judged as the suspect's, not the
+            // origin's. The halving also bypasses the breaker: its quick failures in a row would open it on a healthy
+            // origin and stall the isolation (bounded: at most log2(batch-size) tries). A held event's tries, spaced
+            // by its backoff, go through the breaker, so a dead origin is still probed, not hammered.
+            boolean halving = isolating;
+            boolean isolationTry = halving || (batch.size() == 1 && batch.get(0).heldAside());
             long started = System.nanoTime();
-            return guarded(base, () -> client.send(base, tenantId, provider, batch))
-                    .invoke(response -> observe(base, response, System.nanoTime() - started))
-                    .flatMap(response -> decide(batch, response));
+            Uni<OriginResponse> sent = !halving
+                    ? guarded(base, () -> client.send(base, tenantId, provider, batch))
+                    : openCircuits.containsKey(originLabel(base))
+                            ? Uni.createFrom().item(circuitOpen())
+                            : client.send(base, tenantId, provider, batch);
+            return sent.invoke(response -> observe(base, response, System.nanoTime() - started))
+                    .flatMap(response -> decide(base, batch, response, isolationTry));
         }
 
         private void observe(String base, OriginResponse response, long nanos) {
@@ -448,27 +473,96 @@ public class Drainer implements DrainScheduler {
             listener.attempted(outcome, nanos);
         }
 
-        private Uni<Next> decide(List<QueuedEvent> batch, OriginResponse response) {
+        private Uni<Next> decide(String base, List<QueuedEvent> batch, OriginResponse response,
+                boolean isolationTry) {
             long now = System.currentTimeMillis();
-            if (response.status() == CIRCUIT_OPEN) {
-                return Uni.createFrom().item(Next.waitUntil(now + config.circuitBreaker().delay().toMillis()));
-            }
-            if (response.success()) {
+            OriginHealth seen = health.computeIfAbsent(base, b -> new OriginHealth());
+            FailurePolicy.Verdict verdict = FailurePolicy.classify(response, response.status() == CIRCUIT_OPEN);
+            if (verdict == FailurePolicy.Verdict.DELIVERED) {
+                seen.succeeded(now);
+                isolating = false;
+                probing = false;
+                tenantFailing = false;
                 batchLimit = Math.min(config.batchSize(), batchLimit * 2);
                 return accepted(batch, response);
             }
-            failedBatches.increment();
-            if (response.retryable()) {
-                return retryLater(batch, response);
+            boolean probe = probing && !isolationTry;
+            FailurePolicy.Decision decision = policy.onFailure(batch, response, verdict, new FailurePolicy.Context(
+                    seen.lastSuccess(), seen.lastFailure(), isolationTry, probe, tenantFailing, now));
+            if (!isolationTry && (verdict == FailurePolicy.Verdict.SUSPECT
+                    || verdict == FailurePolicy.Verdict.UNAVAILABLE)) {
+                seen.failed(now); // after the decision: it judged the origin by what came before this batch
+                tenantFailing = tenantFailing || (probe && verdict == FailurePolicy.Verdict.SUSPECT);
+                probing = false;
             }
-            if (batch.size() > 1) {
-                batchLimit = Math.max(1, batch.size() / 2);
-                LOG.infof("tenant %s: origin refused a batch of %d (%s); retrying in halves to find the event",
-                        tenantId, batch.size(), response.error());
-                return Uni.createFrom().item(Next.CONTINUE);
+            if (verdict != FailurePolicy.Verdict.CIRCUIT_OPEN) {
+                failedBatches.increment();
             }
-            return deadLetter(List.of(batch.get(0)), response.status(), "refused by origin: " + response.error())
-                    .replaceWith(Next.CONTINUE);
+            Integer status = response.status() <= 0 ? null : response.status();
+            switch (decision.action()) {
+                case SPLIT -> {
+                    isolating = isolating || verdict == FailurePolicy.Verdict.SUSPECT;
+                    batchLimit = decision.limit();
+                    LOG.infof("tenant %s: origin %s a batch of %d (%s); retrying in halves to find the event",
+                            tenantId, verdict == FailurePolicy.Verdict.REFUSED ? "refused" : "failed", batch.size(),
+                            response.error());
+                    return Uni.createFrom().item(Next.CONTINUE);
+                }
+                case HOLD_ASIDE -> {
+                    isolating = false;
+                    probing = true;
+                    batchLimit = config.batchSize();
+                    QueuedEvent held = batch.get(0);
+                    LOG.infof("tenant %s: event %s failed alone (%s); held aside for %d ms while the events behind it "
+                            + "go on (%s)", tenantId, held.eventId(), response.error(), decision.delayMillis(),
+                            decision.ownFailure() ? "counted: the origin accepted other batches since its last try"
+                                    : "not counted");
+                    return store.markFailed(tenantId, token, new Long[] { held.id() }, decision.delayMillis(), status,
+                            truncate(response.error()), decision.ownFailure() ? 1 : 0, now)
+                            .map(rows -> rows == 0 ? lost() : Next.CONTINUE);
+                }
+                case DEAD_LETTER -> {
+                    isolating = false;
+                    return deadLetter(decision.deadLetter(), status, decision.reason()).replaceWith(Next.CONTINUE);
+                }
+                case RETRY -> {
+                    isolating = false;
+                    return retryLater(batch, response, decision, status);
+                }
+                default -> {
+                    isolating = false;
+                    return Uni.createFrom().item(Next.waitUntil(now + decision.delayMillis()));
+                }
+            }
+        }
+
+        /** The origin could not take the batch: a try counted on each event, the tenant backs off. */
+        private Uni<Next> retryLater(List<QueuedEvent> batch, OriginResponse response, FailurePolicy.Decision decision,
+                Integer status) {
+            long delay = decision.delayMillis();
+            Long[] ids = batch.stream().filter(e -> !decision.deadLetter().contains(e)).map(QueuedEvent::id)
+                    .toArray(Long[]::new);
+            LOG.debugf("tenant %s: batch of %d failed (%s); next try in %d ms", tenantId, batch.size(),
+                    response.error(), delay);
+            Uni<Integer> marked = ids.length == 0 ? Uni.createFrom().item(1)
+                    : store.markFailed(tenantId, token, ids, delay, status, truncate(response.error()), 0, null);
+            return marked.flatMap(rows -> {
+                if (rows == 0) {
+                    return Uni.createFrom().item(lost());
+                }
+                if (decision.deadLetter().isEmpty()) {
+                    return Uni.createFrom().item(Next.waitUntil(System.currentTimeMillis() + delay));
+                }
+                return deadLetter(decision.deadLetter(), status, decision.reason()).map(n -> ids.length == 0
+                        ? Next.CONTINUE
+                        : Next.waitUntil(System.currentTimeMillis() + delay));
+            });
+        }
+
+        /** Our lease was lost under a write (it changed nothing): the new holder goes on from the start. */
+        private Next lost() {
+            rewind();
+            return Next.LOST;
         }
 
         private Uni<Next> accepted(List<QueuedEvent> batch, OriginResponse response) {
@@ -487,7 +581,7 @@ public class Drainer implements DrainScheduler {
             long after = Math.max(cursor, batch.get(batch.size() - 1).id());
             return deadLettering
                     .flatMap(n -> store.deleteAndNext(tenantId, token, done.toArray(Long[]::new),
-                            config.leaseTtl().toMillis(), batchLimit, after))
+                            config.leaseTtl().toMillis(), config.batchSize(), after))
                     .map(result -> {
                         if (result.next() == null) {
                             rewind();
@@ -505,34 +599,6 @@ public class Drainer implements DrainScheduler {
                             rewind(); // rows gone under us (not by this drainer): read from the start again
                         }
                         return Next.CONTINUE;
-                    });
-        }
-
-        private Uni<Next> retryLater(List<QueuedEvent> batch, OriginResponse response) {
-            int attempt = batch.get(0).attempts() + 1;
-            long delay = backoff.delayMillis(attempt, response.retryAfterMillis());
-            Long[] ids = batch.stream().map(QueuedEvent::id).toArray(Long[]::new);
-            Integer status = response.status() == 0 ? null : response.status();
-            LOG.debugf("tenant %s: batch of %d failed (%s); attempt %d, next in %d ms", tenantId, batch.size(),
-                    response.error(), attempt, delay);
-            OffsetDateTime tooOld = OffsetDateTime.now(ZoneOffset.UTC).minus(config.maxAge());
-            return store.markFailed(tenantId, token, ids, delay, status, truncate(response.error()))
-                    .flatMap(rows -> {
-                        List<QueuedEvent> exhausted = new ArrayList<>();
-                        for (var row : rows) {
-                            if (row.attempts() >= config.maxAttempts() || row.receivedAt().isBefore(tooOld)) {
-                                batch.stream().filter(e -> e.id() == row.id()).findFirst()
-                                        .ifPresent(e -> exhausted.add(e));
-                            }
-                        }
-                        if (exhausted.isEmpty()) {
-                            return Uni.createFrom().item(Next.waitUntil(System.currentTimeMillis() + delay));
-                        }
-                        String reason = "gave up after " + config.maxAttempts() + " attempts or "
-                                + config.maxAge() + ": " + response.error();
-                        return deadLetter(exhausted, status, reason).map(n -> exhausted.size() == batch.size()
-                                ? Next.CONTINUE
-                                : Next.waitUntil(System.currentTimeMillis() + delay));
                     });
         }
 
@@ -637,19 +703,6 @@ public class Drainer implements DrainScheduler {
             LOG.warnf("tenant %s: drain step failed (%s); retrying in %d ms", tenantId, failure.getMessage(), delay);
             finish(Next.waitUntil(System.currentTimeMillis() + delay));
         }
-
-        private List<QueuedEvent> cutToBytes(List<QueuedEvent> head) {
-            List<QueuedEvent> batch = new ArrayList<>(head.size());
-            long bytes = 0;
-            for (QueuedEvent e : head) {
-                bytes += e.body().length;
-                if (!batch.isEmpty() && bytes > config.maxBatchBytes()) {
-                    break;
-                }
-                batch.add(e);
-            }
-            return batch;
-        }
     }
 
     /** The origin's circuit breaker around one send; an open breaker yields {@link #CIRCUIT_OPEN}, never a send. */
@@ -666,9 +719,13 @@ public class Drainer implements DrainScheduler {
                 : Uni.createFrom().item(r)), RESPONSE_UNI)
                 .onFailure(RetryableAnswer.class).recoverWithItem(f -> ((RetryableAnswer) f).response)
                 .onFailure(CircuitBreakerOpenException.class)
-                .recoverWithItem(f -> new OriginResponse(CIRCUIT_OPEN, 0, Map.of(), "circuit breaker open"))
+                .recoverWithItem(f -> circuitOpen())
                 // Anything else (a batch that could not be built or sent) counts as a failed delivery attempt.
                 .onFailure().recoverWithItem(f -> OriginResponse.noAnswer(f.toString()));
+    }
+
+    private static OriginResponse circuitOpen() {
+        return new OriginResponse(CIRCUIT_OPEN, 0, Map.of(), "circuit breaker open");
     }
 
     /** An origin as a metric label and on the status page: scheme://host:port, never a path or credentials. */

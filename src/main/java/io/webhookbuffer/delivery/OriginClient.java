@@ -44,7 +44,10 @@ public class OriginClient {
 
     public OriginClient(Vertx vertx, ObjectMapper json, OriginConfig origin, DeliveryConfig config) {
         this.client = WebClient.create(vertx, new WebClientOptions().setMaxPoolSize(Math.max(4, config.maxConcurrent()))
-                .setKeepAlive(true).setUserAgent("webhook-buffer"));
+                .setKeepAlive(true).setUserAgent("webhook-buffer")
+                // A redirect is an answer, never a delivery: following a 303 would send the batch (and the token) as
+                // a GET elsewhere and take that 200 for the origin's. A 3xx is retried like any answer but a 2xx.
+                .setFollowRedirects(false));
         this.json = json;
         this.origin = origin;
         this.config = config;
@@ -69,7 +72,17 @@ public class OriginClient {
                 .map(this::toResponse)
                 .ifNoItem().after(config.requestTimeout().plusMillis(500))
                 .recoverWithItem(() -> OriginResponse.noAnswer("no complete answer within " + config.requestTimeout()))
-                .onFailure().recoverWithItem(failure -> OriginResponse.noAnswer(failure.toString()));
+                .onFailure().recoverWithItem(OriginClient::failed);
+    }
+
+    /** A connect failure never reached the origin; anything else (a reset, a timeout) may have. */
+    static OriginResponse failed(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof java.net.ConnectException) {
+                return OriginResponse.unreachable(failure.toString());
+            }
+        }
+        return OriginResponse.noAnswer(failure.toString());
     }
 
     byte[] batchBody(String tenantId, String provider, List<QueuedEvent> batch) {

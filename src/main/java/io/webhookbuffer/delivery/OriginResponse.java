@@ -4,12 +4,25 @@ import java.util.Map;
 
 /**
  * The origin's answer to one batch. {@code status} is 0 when there was no HTTP answer (connection refused, reset,
- * timeout); {@code rejected} maps eventId → reason for events a 2xx answer refused individually.
+ * timeout); {@code unreachable} says the connection itself could not be made (nothing reached the origin, so the
+ * failure cannot be the batch's); {@code rejected} maps eventId → reason for events a 2xx answer refused
+ * individually.
  */
-public record OriginResponse(int status, long retryAfterMillis, Map<String, String> rejected, String error) {
+public record OriginResponse(int status, long retryAfterMillis, Map<String, String> rejected, String error,
+        boolean unreachable) {
 
+    public OriginResponse(int status, long retryAfterMillis, Map<String, String> rejected, String error) {
+        this(status, retryAfterMillis, rejected, error, false);
+    }
+
+    /** Sent, or maybe sent, but no complete answer: a reset or a timeout. */
     public static OriginResponse noAnswer(String error) {
-        return new OriginResponse(0, 0, Map.of(), error);
+        return new OriginResponse(0, 0, Map.of(), error, false);
+    }
+
+    /** The connection could not be made: the batch never reached the origin. */
+    public static OriginResponse unreachable(String error) {
+        return new OriginResponse(0, 0, Map.of(), error, true);
     }
 
     public boolean success() {

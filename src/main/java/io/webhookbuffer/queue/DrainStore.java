@@ -33,7 +33,7 @@ public class DrainStore {
      * so it can be spliced anywhere in a statement).
      */
     private static final String HEAD_COLUMNS = " q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers,"
-            + " q.received_at, q.attempts, q.next_attempt_at\n";
+            + " q.received_at, q.attempts, q.next_attempt_at, q.failures, q.isolated_at\n";
 
     /**
      * Takes the tenant when nobody holds it, the holder's lease expired, or we already hold it, and reads its first
@@ -121,14 +121,19 @@ public class DrainStore {
             FROM lease LEFT JOIN LATERAL (""" + HEAD + """
             ) q ON true""";
 
-    /** The batch failed: count an attempt on each row and set when the tenant may try again. */
+    /**
+     * The batch failed: count a try on each row and set when it may be tried again. {@code $7} adds to the rows'
+     * own failures (1 only for an event that failed alone after the origin had accepted another batch, see
+     * delivery.FailurePolicy); {@code $8}, when set, marks the rows as held aside since that moment (epoch ms on the
+     * drainer's clock, the clock its evidence of the origin's health is kept on).
+     */
     static final String MARK_FAILED = """
             UPDATE event_queue q
             SET attempts = q.attempts + 1, next_attempt_at = now() + $4 * interval '1 millisecond',
-                last_status = $5, last_error = $6
+                last_status = $5, last_error = $6, failures = q.failures + $7,
+                isolated_at = coalesce('epoch'::timestamptz + $8::bigint * interval '1 millisecond', q.isolated_at)
             FROM drain_leases l
-            WHERE q.tenant_id = $1 AND q.id = ANY($2::bigint[]) AND l.tenant_id = $1 AND l.token = $3
-            RETURNING q.id, q.attempts, q.received_at""";
+            WHERE q.tenant_id = $1 AND q.id = ANY($2::bigint[]) AND l.tenant_id = $1 AND l.token = $3""";
 
     /** Moves rows to dead_letters with a status and reason each, in one statement (nothing lost in between). */
     static final String DEAD_LETTER = """
@@ -163,10 +168,6 @@ public class DrainStore {
             WHERE t.tenant_id IS NOT NULL AND l.tenant_id IS NULL
               AND NOT EXISTS (SELECT 1 FROM tenants p WHERE p.tenant_id = t.tenant_id AND p.paused)
             LIMIT $1""";
-
-    /** A failed row after its attempt was counted. */
-    public record FailedRow(long id, int attempts, OffsetDateTime receivedAt) {
-    }
 
     private final Pool pool;
 
@@ -234,22 +235,26 @@ public class DrainStore {
             }
             out.add(new QueuedEvent(r.getLong("id"), r.getString("event_id"), r.getBuffer("body").getBytes(),
                     r.getString("content_type"), r.getString("headers"), r.getOffsetDateTime("received_at"),
-                    r.getInteger("attempts"), r.getOffsetDateTime("next_attempt_at")));
+                    r.getInteger("attempts"), r.getOffsetDateTime("next_attempt_at"), r.getInteger("failures"),
+                    epochMillis(r.getOffsetDateTime("isolated_at"))));
         }
         return out;
     }
 
-    public Uni<List<FailedRow>> markFailed(String tenantId, long token, Long[] ids, long delayMillis, Integer status,
-            String error) {
+    /**
+     * Counts a failed try on each row (see {@link #MARK_FAILED}); {@code isolatedAtMillis} null leaves the rows'
+     * held-aside mark as it is. Completes with the rows changed (0 when the lease was lost).
+     */
+    public Uni<Integer> markFailed(String tenantId, long token, Long[] ids, long delayMillis, Integer status,
+            String error, int ownFailures, Long isolatedAtMillis) {
         return pool.preparedQuery(MARK_FAILED)
-                .execute(Tuple.from(List.of(tenantId, ids, token, delayMillis)).addInteger(status).addString(error))
-                .map(rows -> {
-                    List<FailedRow> out = new ArrayList<>(rows.rowCount());
-                    for (Row r : rows) {
-                        out.add(new FailedRow(r.getLong(0), r.getInteger(1), r.getOffsetDateTime(2)));
-                    }
-                    return out;
-                });
+                .execute(Tuple.from(List.of(tenantId, ids, token, delayMillis)).addInteger(status).addString(error)
+                        .addInteger(ownFailures).addLong(isolatedAtMillis))
+                .map(RowSet::rowCount);
+    }
+
+    private static long epochMillis(OffsetDateTime time) {
+        return time == null ? 0 : time.toInstant().toEpochMilli();
     }
 
     public Uni<Integer> deadLetter(String tenantId, long token, Long[] ids, Integer[] statuses, String[] errors) {

@@ -2,7 +2,24 @@ package io.webhookbuffer.queue;
 
 import java.time.OffsetDateTime;
 
-/** A row of event_queue as the drainer reads it. {@code attempts} counts failed deliveries so far. */
+/**
+ * A row of event_queue as the drainer reads it. {@code attempts} counts every try so far; {@code failures} only the
+ * tries that failed for the event's own reason (see delivery.FailurePolicy); {@code isolatedAtMillis} is when it last
+ * failed alone (epoch ms, 0 when it never did): such an event is held aside and retried alone.
+ */
 public record QueuedEvent(long id, String eventId, byte[] body, String contentType, String headersJson,
-        OffsetDateTime receivedAt, int attempts, OffsetDateTime nextAttemptAt) {
+        OffsetDateTime receivedAt, int attempts, OffsetDateTime nextAttemptAt, int failures, long isolatedAtMillis) {
+
+    /** The event failed alone before: it is sent alone, and waits aside while the events behind it go on. */
+    public boolean heldAside() {
+        return isolatedAtMillis > 0;
+    }
+
+    public long receivedAtMillis() {
+        return receivedAt.toInstant().toEpochMilli();
+    }
+
+    public long dueAtMillis() {
+        return nextAttemptAt.toInstant().toEpochMilli();
+    }
 }

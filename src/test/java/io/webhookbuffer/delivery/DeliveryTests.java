@@ -229,16 +229,80 @@ class DeliveryTests {
     }
 
     @Test
-    void eventPastMaxAttemptsIsDeadLettered() {
+    void anEventThatFailsAloneWhileTheOriginTakesOthersIsDeadLetteredAndItsNeighboursAreDelivered() {
         String t = tenant().provision();
-        origin.answer(t, batch -> Answer.status(500));
-        send(t, "doomed", "{}");
-        await().atMost(PATIENCE).until(() -> deadLetters(t).size() == 1);
-        Row dead = deadLetters(t).get(0);
-        assertEquals(DeliveryProfile.MAX_ATTEMPTS, dead.getInteger("attempts"));
-        assertEquals(500, dead.getInteger("last_status"));
-        assertEquals(DeliveryProfile.MAX_ATTEMPTS, origin.batches(t).size());
-        assertEquals(0, Db.queued(pool, t));
+        // The worst place for a poison: the head of a lone tenant's queue, so every batch holds it until it is alone.
+        origin.answer(t, batch -> batch.events().stream().anyMatch(e -> e.get("eventId").asText().equals("p500"))
+                ? new Answer(500, Map.of(), "{\"error\":\"crashed\"}", 0)
+                : Answer.ok());
+        send(t, "p500", "{}");
+        // Traffic goes on meanwhile: the batches behind the held event are the evidence that the origin is healthy.
+        AtomicInteger sent = new AtomicInteger();
+        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50)).until(() -> {
+            int i = sent.getAndIncrement();
+            send(t, "n-" + i, "{\"i\":" + i + "}");
+            return !deadLetters(t).isEmpty();
+        });
+        await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
+        List<String> delivered = origin.eventIds(t).stream().filter(id -> !id.equals("p500")).distinct().toList();
+        assertEquals(IntStream.range(0, sent.get()).mapToObj(i -> "n-" + i).toList(), delivered,
+                "every neighbour delivered, in order");
+        List<Row> dead = deadLetters(t);
+        assertEquals(1, dead.size());
+        assertEquals("p500", dead.get(0).getString("event_id"));
+        assertEquals(500, dead.get(0).getInteger("last_status"));
+        assertTrue(dead.get(0).getString("last_error").contains("failed alone " + DeliveryProfile.MAX_ATTEMPTS),
+                dead.get(0).getString("last_error"));
+    }
+
+    @Test
+    void anOutageManyTimesMaxAttemptsTimesTheCapDeadLettersNothingAndDrainsAfterwards() {
+        String t = tenant().provision();
+        String other = tenant().provision();
+        send(t, "warm", "{}"); // the origin has been seen healthy: the outage starts after a success
+        await().atMost(PATIENCE).until(() -> origin.eventIds(t).contains("warm"));
+        long outageMillis = 4L * DeliveryProfile.MAX_ATTEMPTS * DeliveryProfile.BACKOFF_CAP_MILLIS;
+        long until = System.currentTimeMillis() + outageMillis;
+        // The whole origin fails, with the answers an outage gives: 500s, 502s and 503s, for every tenant.
+        AtomicInteger failed = new AtomicInteger();
+        java.util.function.Function<FakeOrigin.Batch, Answer> outage = batch -> {
+            if (System.currentTimeMillis() >= until) {
+                return Answer.ok();
+            }
+            int n = failed.incrementAndGet();
+            return Answer.status(n % 3 == 0 ? 503 : n % 3 == 1 ? 500 : 502);
+        };
+        origin.answer(t, outage);
+        origin.answer(other, outage);
+        for (int i = 0; i < 20; i++) {
+            send(t, "o-" + i, "{\"i\":" + i + "}");
+            send(other, "o-" + i, "{\"i\":" + i + "}");
+        }
+        await().atMost(Duration.ofMillis(outageMillis + PATIENCE.toMillis()))
+                .until(() -> Db.queued(pool, t) == 0 && Db.queued(pool, other) == 0);
+        assertTrue(failed.get() > 2 * DeliveryProfile.MAX_ATTEMPTS, "the outage outlasted max-attempts: " + failed);
+        assertTrue(deadLetters(t).isEmpty() && deadLetters(other).isEmpty(), "an outage dead-letters nothing");
+        for (String tenant : List.of(t, other)) {
+            assertEquals(20, origin.eventIds(tenant).stream().filter(id -> id.startsWith("o-")).distinct().count(),
+                    "every event delivered after the outage");
+        }
+    }
+
+    @Test
+    void aRedirectIsNeverFollowedAndNeverCountsAsDelivery() throws Exception {
+        try (FakeOrigin elsewhere = new FakeOrigin()) {
+            String t = tenant().provision();
+            AtomicInteger redirects = new AtomicInteger();
+            origin.answer(t, batch -> redirects.incrementAndGet() <= 3
+                    ? new Answer(303, Map.of("Location", elsewhere.baseUrl() + "/internal/webhooks/batch"), "", 0)
+                    : Answer.ok());
+            send(t, "moved-1", "{}");
+            await().atMost(PATIENCE).until(() -> redirects.get() > 3 && Db.queued(pool, t) == 0);
+            assertEquals(0, elsewhere.requests(), "nothing sent to the Location, not even a GET");
+            assertTrue(deadLetters(t).isEmpty());
+            assertEquals(List.of("moved-1"), origin.eventIds(t).stream().distinct().toList());
+            assertEquals(4, origin.batches(t).size(), "three 303s retried, then delivered");
+        }
     }
 
     @Test
@@ -365,6 +429,9 @@ class DeliveryTests {
             // A 401 is a configuration problem: the event is retried, not dead-lettered.
             assertEquals(1, Db.queued(pool, misconfigured));
             assertTrue(deadLetters(misconfigured).isEmpty());
+            // Its origin goes away with this test and the event would wait for it forever (a refused connection
+            // never dead-letters): pause the tenant so later tests' sweeps do not keep waking it.
+            Signed.command("").post("/control/tenants/" + misconfigured + "/pause").then().statusCode(200);
         }
     }
 

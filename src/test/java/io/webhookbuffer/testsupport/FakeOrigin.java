@@ -50,6 +50,7 @@ public final class FakeOrigin implements AutoCloseable {
     private final List<Batch> batches = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, Function<Batch, Answer>> behaviours = new ConcurrentHashMap<>();
     private final AtomicInteger concurrent = new AtomicInteger();
+    private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger maxConcurrent = new AtomicInteger();
     private final Map<String, AtomicInteger> concurrentByTenant = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> maxConcurrentByTenant = new ConcurrentHashMap<>();
@@ -99,7 +100,13 @@ public final class FakeOrigin implements AutoCloseable {
         return max == null ? 0 : max.get();
     }
 
+    /** Every request this origin received on its batch path, whatever its method or body. */
+    public int requests() {
+        return requests.get();
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
+        requests.incrementAndGet();
         int now = concurrent.incrementAndGet();
         maxConcurrent.accumulateAndGet(now, Math::max);
         AtomicInteger tenantConcurrent = null;
