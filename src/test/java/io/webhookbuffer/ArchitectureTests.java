@@ -25,7 +25,7 @@ class ArchitectureTests {
     }
 
     @Test
-    void nothingDependsOnTheControlPlaneOpsMetricsOrDemo() {
+    void nothingDependsOnTheControlPlaneOpsMetricsDemoOrDatabaseWiring() {
         noClasses().that().resideOutsideOfPackages("..controlplane..", "..ops..")
                 .and().resideOutsideOfPackages("..demo..", "..cli..") // clients of the control API: they sign
                 .should().dependOnClassesThat().resideInAPackage("..controlplane..").check(MAIN);
@@ -37,6 +37,8 @@ class ArchitectureTests {
                 .should().dependOnClassesThat().resideInAPackage("..demo..").check(MAIN);
         noClasses().that().resideOutsideOfPackages("..health..", "..metrics..", "..ops..")
                 .should().dependOnClassesThat().resideInAPackage("..health..").check(MAIN);
+        noClasses().that().resideOutsideOfPackage("..database..")
+                .should().dependOnClassesThat().resideInAPackage("..database..").check(MAIN);
     }
 
     @Test

@@ -33,7 +33,7 @@ public interface ActorConfig {
     @WithDefault("1")
     int overloadedRetryAfterSeconds();
 
-    /** Retry-After (seconds) sent when the durable write failed. */
+    /** Retry-After (seconds) sent when the durable write failed, and on the requests refused at shutdown. */
     @WithDefault("30")
     int unavailableRetryAfterSeconds();
 }

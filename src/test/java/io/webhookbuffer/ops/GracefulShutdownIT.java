@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,7 +30,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,23 +52,71 @@ import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.ServiceProcess;
 
 /**
- * SIGTERM to the packaged service while senders are mid-request and a drain lease is parked for a backoff: every
- * request answered 202 is committed, the others are refused (503 or no connection), never half-done, and the parked
- * lease is released at shutdown instead of blocking the tenant on other replicas until the backoff would end.
+ * SIGTERM to the packaged service under steady signed load, with a burst in flight and a drain lease parked for a
+ * backoff (README "Graceful shutdown"):
+ * <ol>
+ * <li>readiness turns DOWN at once, while every request keeps being served normally (202, stored) for
+ * {@code quarkus.shutdown.delay}, so a load balancer can take the replica out without a sender seeing an error;</li>
+ * <li>after the delay every new request is refused, 503 with Retry-After (or, once the server has closed, no
+ * connection), while requests in flight (here a slow upload) finish with their true answer;</li>
+ * <li>every request answered 202 is committed, and the parked lease is released at shutdown instead of blocking the
+ * tenant on other replicas until the backoff would end.</li>
+ * </ol>
  */
 class GracefulShutdownIT {
 
     private static final String SECRET = "shutdown-webhook-secret";
+    private static final Duration DELAY = Duration.ofSeconds(4);
+    /** Clock slack between this test's SIGTERM and the service's own start of the delay, either side. */
+    private static final long SLACK_NANOS = Duration.ofMillis(800).toNanos();
+    private static final int SENDERS = 4;
+
+    /** One answer: what was sent, when (ns after SIGTERM, negative before it), its status (-1: no connection). */
+    private record Sent(String eventId, long afterSigtermNanos, int status, String retryAfter) {
+    }
+
+    /** The steady load's answers, split at the end of the delay (with {@link #SLACK_NANOS} either side). */
+    private record Phases(int servedInDelay, List<Sent> notServedInDelay, int refused, int notConnected,
+            List<Sent> notRefusedAfter) {
+
+        static Phases of(Iterable<Sent> answers) {
+            long end = DELAY.toNanos();
+            int served = 0;
+            int refused = 0;
+            int notConnected = 0;
+            List<Sent> notServed = new ArrayList<>();
+            List<Sent> notRefused = new ArrayList<>();
+            for (Sent sent : answers) {
+                if (sent.afterSigtermNanos() < end - SLACK_NANOS) {
+                    if (sent.status() != 202) {
+                        notServed.add(sent);
+                    } else if (sent.afterSigtermNanos() >= 0) {
+                        served++;
+                    }
+                } else if (sent.afterSigtermNanos() > end + SLACK_NANOS) {
+                    if (sent.status() == 503 && sent.retryAfter() != null) {
+                        refused++;
+                    } else if (sent.status() == -1) {
+                        notConnected++;
+                    } else {
+                        notRefused.add(sent);
+                    }
+                }
+            }
+            return new Phases(served, notServed, refused, notConnected, notRefused);
+        }
+    }
 
     @Test
-    void sigtermFinishesInFlightCommitsAndReleasesParkedLeases() throws Exception {
+    void sigtermTurnsReadinessDownServesThroughTheDelayThenRefusesAndLosesNoAcceptedEvent() throws Exception {
         String tenant = "shutdown-" + UUID.randomUUID().toString().substring(0, 8);
         try (FakeOrigin origin = new FakeOrigin(); ServiceProcess service = ServiceProcess.start("shutdown", Map.of(
                 "BUFFER_ORIGIN_BASE_URL", origin.baseUrl(),
                 "BUFFER_DELIVERY_BACKOFF_BASE", "20s",
                 "BUFFER_DELIVERY_BACKOFF_CAP", "20s",
                 "BUFFER_DELIVERY_LINGER", "0ms",
-                "BUFFER_DELIVERY_SWEEP_INTERVAL", "1s"))) {
+                "BUFFER_DELIVERY_SWEEP_INTERVAL", "1s",
+                "QUARKUS_SHUTDOWN_DELAY", DELAY.toSeconds() + "s"))) {
             origin.answer(tenant, batch -> Answer.status(503));
             service.awaitReady();
             assertEquals(200, service.command(tenant, "{\"secrets\":[\"" + SECRET + "\"],\"rateLimit\":100000}"));
@@ -64,21 +126,59 @@ class GracefulShutdownIT {
                     && leaseSecondsLeft(tenant) > 10);
 
             HttpClient http = HttpClient.newHttpClient();
-            List<CompletableFuture<Integer>> answers = new ArrayList<>();
-            for (int i = 0; i < 200; i++) {
-                answers.add(send(http, service.port(), tenant, "burst-" + i));
+            AtomicLong sigterm = new AtomicLong(Long.MAX_VALUE);
+            ConcurrentLinkedQueue<Sent> steady = new ConcurrentLinkedQueue<>();
+            ConcurrentLinkedQueue<Sent> probes = new ConcurrentLinkedQueue<>();
+            ExecutorService load = Executors.newFixedThreadPool(SENDERS + 1); // the senders and a readiness prober
+            AtomicInteger sequence = new AtomicInteger();
+            for (int s = 0; s < SENDERS; s++) {
+                load.submit(() -> sendUntilGone(http, service, () -> tenant + "/steady-" + sequence.incrementAndGet(),
+                        sigterm, steady));
             }
-            service.process().destroy(); // SIGTERM while the burst is in flight
+            await().atMost(Duration.ofSeconds(10)).until(() -> steady.size() >= 20); // the load is flowing
+            List<CompletableFuture<HttpResponse<Void>>> burst = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                burst.add(send(http, service.port(), tenant + "/burst-" + i));
+            }
+            try (SlowUpload slow = new SlowUpload(service.port(), tenant, "slow")) {
+                sigterm.set(System.nanoTime());
+                service.process().destroy(); // SIGTERM while the burst is in flight and the load goes on
+                load.submit(() -> sendUntilGone(http, service, () -> null, sigterm, probes));
+                // The slow upload is in flight, so the service waits for it: new requests meet the refusal meanwhile.
+                await().atMost(DELAY.plusSeconds(10)).until(() -> steady.stream().anyMatch(a -> a.status() == 503
+                        && a.afterSigtermNanos() > DELAY.toNanos() + SLACK_NANOS));
+                assertEquals(202, slow.finish(), "a request in flight when the refusals began gets its true answer");
+            }
             assertTrue(service.process().waitFor(60, TimeUnit.SECONDS), "the service stopped");
+            long exited = System.nanoTime() - sigterm.get();
+            load.shutdown();
+            assertTrue(load.awaitTermination(30, TimeUnit.SECONDS), "the senders stopped");
 
-            Set<String> accepted = new HashSet<>(Set.of("first"));
-            for (int i = 0; i < answers.size(); i++) {
-                int status = answers.get(i).get(30, TimeUnit.SECONDS);
-                assertTrue(status == 202 || status == 503 || status == -1, "burst-" + i + " answered " + status);
-                if (status == 202) {
-                    accepted.add("burst-" + i);
+            Set<String> accepted = new HashSet<>(Set.of("first", "slow"));
+            int burstAccepted = 0;
+            for (int i = 0; i < burst.size(); i++) {
+                if (status(burst.get(i)) == 202 && accepted.add("burst-" + i)) {
+                    burstAccepted++;
                 }
             }
+            steady.stream().filter(sent -> sent.status() == 202).forEach(sent -> accepted.add(sent.eventId()));
+            long readyDown = probes.stream().filter(p -> p.status() == 503).mapToLong(Sent::afterSigtermNanos).min()
+                    .orElse(Long.MAX_VALUE);
+            Phases phases = Phases.of(steady);
+            System.out.printf("GracefulShutdownIT: readiness DOWN %d ms after SIGTERM; the burst in flight at SIGTERM:"
+                    + " %d/200 got 202; the steady load: %d sent during the %d s delay got 202, %d did not; after it"
+                    + " %d got 503 + Retry-After, %d no connection, %d something else %s; exit %d ms after SIGTERM%n",
+                    readyDown == Long.MAX_VALUE ? -1 : readyDown / 1_000_000, burstAccepted, phases.servedInDelay(),
+                    DELAY.toSeconds(), phases.notServedInDelay().size(), phases.refused(), phases.notConnected(),
+                    phases.notRefusedAfter().size(), phases.notRefusedAfter().stream().map(Sent::status).distinct()
+                            .toList(), exited / 1_000_000);
+
+            assertTrue(readyDown < DELAY.toNanos() - SLACK_NANOS, "readiness was DOWN while requests were served");
+            assertEquals(200, burstAccepted, "the burst in flight at SIGTERM was served normally");
+            assertEquals(List.of(), phases.notServedInDelay(), "every request sent during the delay got 202");
+            assertEquals(List.of(), phases.notRefusedAfter(), "every request sent after the delay was refused");
+            assertTrue(phases.servedInDelay() > 0 && phases.refused() > 0, "the load covered both phases");
+            assertTrue(exited > DELAY.toNanos(), "the process served through the whole delay");
             assertTrue(queuedIds(tenant).containsAll(accepted), "every 202 is committed");
             assertFalse(leaseSecondsLeft(tenant) > 0, "the parked lease was released at shutdown");
             String log = Files.readString(Path.of("target/shutdown.log"), StandardCharsets.UTF_8);
@@ -86,14 +186,89 @@ class GracefulShutdownIT {
         }
     }
 
-    private static CompletableFuture<Integer> send(HttpClient http, int port, String tenant, String eventId) {
+    /**
+     * Sends one request at a time until the process is gone, and keeps every answer: a webhook for each
+     * "tenant/eventId" the supplier gives, a readiness probe (every 50 ms: a sampler, not a wait) when it gives null.
+     */
+    private static void sendUntilGone(HttpClient http, ServiceProcess service, Supplier<String> next,
+            AtomicLong sigterm, ConcurrentLinkedQueue<Sent> answers) {
+        while (service.isAlive()) {
+            String target = next.get();
+            long sentAt = System.nanoTime();
+            HttpRequest probe = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
+                    + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build();
+            CompletableFuture<HttpResponse<Void>> answer = target == null
+                    ? http.sendAsync(probe, HttpResponse.BodyHandlers.discarding())
+                    : send(http, service.port(), target);
+            int status = status(answer);
+            String retryAfter = status == -1 ? null : answer.join().headers().firstValue("Retry-After").orElse(null);
+            answers.add(new Sent(target == null ? "ready" : target.substring(target.indexOf('/') + 1),
+                    sentAt - sigterm.get(), status, retryAfter));
+            if (target == null) {
+                LockSupport.parkNanos(50_000_000L);
+            }
+        }
+    }
+
+    /**
+     * A signed webhook whose body arrives in two parts: the headers and half the body now (the request is in flight
+     * from then on), the rest on {@link #finish()}, which returns the status.
+     */
+    private static final class SlowUpload implements AutoCloseable {
+
+        private final Socket socket;
+        private final byte[] body;
+
+        SlowUpload(int port, String tenant, String eventId) throws IOException {
+            body = ("{\"id\":\"" + eventId + "\",\"pad\":\"" + "x".repeat(64) + "\"}").getBytes(StandardCharsets.UTF_8);
+            socket = new Socket("127.0.0.1", port);
+            socket.setSoTimeout(30_000);
+            String head = "POST /webhook/" + tenant + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: application/json\r\nX-Event-ID: " + eventId + "\r\nX-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body))
+                    + "\r\nContent-Length: " + body.length + "\r\n\r\n";
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, body.length / 2);
+            out.flush();
+        }
+
+        int finish() throws IOException {
+            OutputStream out = socket.getOutputStream();
+            out.write(body, body.length / 2, body.length - body.length / 2);
+            out.flush();
+            String statusLine = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                    StandardCharsets.US_ASCII)).readLine();
+            return Integer.parseInt(statusLine.split(" ")[1]);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    /** The answer's status; -1 when there was none (refused or reset: the sender retries, nothing was promised). */
+    private static int status(CompletableFuture<HttpResponse<Void>> answer) {
+        try {
+            return answer.get(15, TimeUnit.SECONDS).statusCode();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        } catch (ExecutionException | TimeoutException e) {
+            return -1;
+        }
+    }
+
+    /** A signed webhook to "tenant/eventId". */
+    private static CompletableFuture<HttpResponse<Void>> send(HttpClient http, int port, String target) {
+        String tenant = target.substring(0, target.indexOf('/'));
+        String eventId = target.substring(target.indexOf('/') + 1);
         byte[] body = ("{\"id\":\"" + eventId + "\"}").getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhook/" + tenant))
                 .header("content-type", "application/json").header("X-Event-ID", eventId)
-                .header("X-Signature", Hex.encode(Hmac.hmacSha256(SECRET, body)))
+                .header("X-Signature", Hex.encode(Hmac.hmacSha256(SECRET, body))).timeout(Duration.ofSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).thenApply(HttpResponse::statusCode)
-                .exceptionally(failure -> -1); // refused or reset: the sender retries, nothing was promised
+        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding());
     }
 
     /** Seconds until the tenant's drain lease expires; 0 or less when there is none. */

@@ -116,10 +116,15 @@ class ManifestTests {
         assertFalse(container.at("/securityContext/allowPrivilegeEscalation").asBoolean(true));
         assertTrue(container.at("/volumeMounts").findValuesAsText("mountPath").contains("/tmp"), "a writable /tmp");
         long grace = pod.get("terminationGracePeriodSeconds").asLong();
-        long shutdown = seconds(Manifests.one(Manifests.K8S.resolve("configmap.yaml")).at("/data/QUARKUS_SHUTDOWN_TIMEOUT")
-                .asText());
-        // preStop 5 s + the HTTP drain + queued commits (write-timeout 5 s) + drain steps (request-timeout 10 s + 1 s)
-        assertTrue(grace >= 5 + shutdown + 5 + 11, "grace period covers the whole shutdown: " + grace);
+        JsonNode config = Manifests.one(Manifests.K8S.resolve("configmap.yaml")).at("/data");
+        long delay = seconds(config.at("/QUARKUS_SHUTDOWN_DELAY").asText());
+        long shutdown = seconds(config.at("/QUARKUS_SHUTDOWN_TIMEOUT").asText());
+        // The delay + the HTTP drain + queued commits (write-timeout 5 s + a quarter + 0.1 s) + drain steps (10 s + 1 s)
+        assertTrue(grace >= delay + shutdown + 7 + 11, "grace period covers the whole shutdown: " + grace);
+        JsonNode readiness = container.at("/readinessProbe");
+        assertTrue(delay >= readiness.at("/periodSeconds").asLong() * readiness.at("/failureThreshold").asLong(),
+                "the shutdown delay outlasts the failed readiness probes a load balancer may wait for: " + delay);
+        assertTrue(container.at("/lifecycle/preStop").isMissingNode(), "the app's delay, not a preStop sleep");
 
         JsonNode service = Manifests.one(Manifests.K8S.resolve("service.yaml"));
         assertEquals(portName, service.at("/spec/ports/0/targetPort").asText());
