@@ -133,7 +133,7 @@ public class WebhookResource {
                 case DEDUPLICATED -> tally.increment(UsageMetric.DEDUPLICATED);
                 case RATE_LIMITED -> tally.increment(UsageMetric.RATE_LIMITED);
                 default -> {
-                    // 503: not stored, not billed beyond "received"
+                    // 503, 422: not stored, not billed beyond "received"
                 }
             }
             return IngressResponses.of(result);

@@ -21,8 +21,10 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.ShutdownEvent;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.DatabaseException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -36,6 +38,12 @@ import io.vertx.sqlclient.Tuple;
  *
  * <p>Each commit is ONE statement (see {@link #INSERT_BATCH}): the dedupe insert and the queue insert succeed or
  * fail together, so a failed write leaves nothing that would make the sender's retry look like a duplicate.
+ *
+ * <p>Failure policy: a commit that PostgreSQL refuses for its data ({@link #refusedForItsData}) is split in halves,
+ * recursively, until the events that cause it are alone: those are answered {@link StoreOutcome#NOT_STORABLE}
+ * (422, storing them again would fail again) and every other event gets its true answer, so one tenant's bad
+ * input never costs its neighbours a 503. Any other failure fails closed: every event not known to be stored is
+ * answered FAILED (503 + Retry-After). The split runs only after a failure; a commit that succeeds is one statement.
  */
 @ApplicationScoped
 public class GroupCommitWriter {
@@ -89,8 +97,25 @@ public class GroupCommitWriter {
         }
     }
 
-    /** A commit on the wire, so the sweeper can time it out. */
-    private record InFlight(List<Pending> batch, long startedNanos, AtomicReference<SqlConnection> connection) {
+    /**
+     * A commit on the wire, so the sweeper can time it out, with each event's outcome as it becomes known (a split
+     * learns them part by part). Its events are answered together when it ends, or by the sweeper.
+     */
+    private static final class InFlight {
+        final List<Pending> batch;
+        final long startedNanos = System.nanoTime();
+        final AtomicReference<SqlConnection> connection = new AtomicReference<>();
+        final StoreOutcome[] outcomes;
+
+        InFlight(List<Pending> batch) {
+            this.batch = batch;
+            this.outcomes = new StoreOutcome[batch.size()];
+        }
+
+        /** Answered already: by the sweeper (timed out), never partly. */
+        boolean answered() {
+            return batch.get(0).answered.get();
+        }
     }
 
     private final Pool pool;
@@ -179,30 +204,19 @@ public class GroupCommitWriter {
     }
 
     private void commit(List<Pending> batch) {
-        InFlight commit = new InFlight(batch, System.nanoTime(), new AtomicReference<>());
+        InFlight commit = new InFlight(batch);
         inFlight.add(commit);
-        Tuple arrays;
-        try {
-            arrays = toArrays(batch);
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "could not prepare a group commit of %d events", batch.size());
-            inFlight.remove(commit);
-            commitsInFlight.decrementAndGet();
-            batch.forEach(p -> p.answer(StoreOutcome.FAILED));
-            flush();
-            return;
-        }
         SqlConnection held = kept.poll();
-        (held != null ? io.vertx.core.Future.succeededFuture(held) : pool.getConnection())
+        (held != null ? Future.succeededFuture(held) : pool.getConnection())
                 .compose(connection -> {
-                    if (batch.get(0).answered.get()) {
+                    if (commit.answered()) {
                         // Timed out while waiting for a connection: its senders already have a 503. Writing now
                         // would only hold the commit slot behind a database that is slow or gone.
                         connection.close();
-                        return io.vertx.core.Future.failedFuture("timed out before a connection was available");
+                        return Future.failedFuture("timed out before a connection was available");
                     }
-                    commit.connection().set(connection);
-                    return connection.preparedQuery(INSERT_BATCH).execute(arrays).andThen(done -> {
+                    commit.connection.set(connection);
+                    return write(commit, connection, 0, batch.size()).andThen(done -> {
                         if (done.succeeded() && !stopping) {
                             kept.add(connection);
                         } else {
@@ -211,7 +225,7 @@ public class GroupCommitWriter {
                     });
                 })
                 .onComplete(result -> {
-                    long nanos = System.nanoTime() - commit.startedNanos();
+                    long nanos = System.nanoTime() - commit.startedNanos;
                     stats.record(batch.size(), nanos);
                     listener.committed(batch.size(), nanos);
                     inFlight.remove(commit);
@@ -222,13 +236,70 @@ public class GroupCommitWriter {
                     // chain (actor, response write) on this thread, and with one commit in flight that work would
                     // otherwise sit between two commits instead of overlapping the next one.
                     flush();
-                    if (result.succeeded()) {
-                        answer(batch, result.result());
-                    } else {
+                    if (result.failed()) {
                         LOG.warnf("group commit of %d events failed: %s", batch.size(), result.cause().getMessage());
-                        batch.forEach(p -> p.answer(StoreOutcome.FAILED));
+                    }
+                    for (int i = 0; i < batch.size(); i++) {
+                        StoreOutcome outcome = commit.outcomes[i];
+                        batch.get(i).answer(outcome != null ? outcome : StoreOutcome.FAILED);
                     }
                 });
+    }
+
+    /**
+     * Writes events [from, to) of the commit in one statement and records their outcomes. A statement refused for
+     * its data is split in halves, written one after the other on the same connection (a statement error ends only
+     * its own implicit transaction); a single event refused alone is NOT_STORABLE. Any other failure fails the
+     * future, leaving the outcomes of the events not written yet unknown (FAILED).
+     */
+    private Future<Void> write(InFlight commit, SqlConnection connection, int from, int to) {
+        Tuple arrays;
+        try {
+            arrays = toArrays(commit.batch.subList(from, to));
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "could not prepare a group commit of %d events", to - from);
+            return Future.failedFuture(e);
+        }
+        return connection.preparedQuery(INSERT_BATCH).execute(arrays).transform(done -> {
+            if (done.succeeded()) {
+                record(commit, from, to, done.result());
+                return Future.succeededFuture();
+            }
+            if (!refusedForItsData(done.cause()) || commit.answered()) {
+                return Future.failedFuture(done.cause());
+            }
+            if (to - from == 1) {
+                IncomingEvent e = commit.batch.get(from).event;
+                LOG.warnf("tenant %s event %s refused by PostgreSQL for its own data, answered not_storable: %s",
+                        e.tenantId(), e.eventId(), done.cause().getMessage());
+                commit.outcomes[from] = StoreOutcome.NOT_STORABLE;
+                return Future.succeededFuture();
+            }
+            if (to - from == commit.batch.size()) { // once per commit, not at every level of the split
+                LOG.warnf("group commit of %d events refused for its data, splitting it to isolate the cause: %s",
+                        to - from, done.cause().getMessage());
+            }
+            int middle = (from + to) >>> 1;
+            return write(commit, connection, from, middle).compose(v -> write(commit, connection, middle, to));
+        });
+    }
+
+    /**
+     * A refusal that belongs to the data of some event(s), not to the database or the connection: SQLSTATE class 22
+     * (data exception: a U+0000 in text, 22021, or jsonb, 22P05; a value out of range or of the wrong form), 23
+     * (integrity constraint violation: NOT NULL, CHECK, a foreign key; the dedupe key's conflict is handled by ON
+     * CONFLICT and never raises) and 54 (program limit exceeded: a value too large for an index or jsonb). Splitting
+     * finds the event that causes it; the others commit. Never split: connection failures, class 08; 40
+     * (serialization failure, deadlock: transient), 53 (out of disk, memory or connections), 57 (operator
+     * intervention, shutdown), 58/XX (system), 42 (a statement or schema that does not match: every event would be
+     * refused, and a sender told to stop would lose them all). Those fail the commit with 503.
+     */
+    static boolean refusedForItsData(Throwable failure) {
+        if (!(failure instanceof DatabaseException db) || db.getSqlState() == null) {
+            return false;
+        }
+        String state = db.getSqlState();
+        return state.startsWith("22") || state.startsWith("23") || state.startsWith("54");
     }
 
     /**
@@ -239,11 +310,13 @@ public class GroupCommitWriter {
     private void sweep() {
         long now = System.nanoTime();
         for (InFlight commit : inFlight) {
-            if (now - commit.startedNanos() > writeTimeoutNanos && !commit.batch().get(0).answered.get()) {
+            if (now - commit.startedNanos > writeTimeoutNanos && !commit.answered()) {
                 LOG.warnf("group commit of %d events not answered within %d ms; reporting them as not stored",
-                        commit.batch().size(), writeTimeoutNanos / 1_000_000);
-                commit.batch().forEach(p -> p.answer(StoreOutcome.FAILED));
-                SqlConnection connection = commit.connection().get();
+                        commit.batch.size(), writeTimeoutNanos / 1_000_000);
+                // Even the events a split had already stored: their answers are given together, and a 503 for a
+                // stored event is safe (the sender's retry is answered 200), a 202 for an unknown one is not.
+                commit.batch.forEach(p -> p.answer(StoreOutcome.FAILED));
+                SqlConnection connection = commit.connection.get();
                 if (connection != null) {
                     connection.close();
                 }
@@ -276,14 +349,16 @@ public class GroupCommitWriter {
         return Tuple.of(tenants, ids, bodies, contentTypes, headers, receivedAt);
     }
 
-    private static void answer(List<Pending> batch, RowSet<Row> inserted) {
+    /** Events [from, to) were written: those the statement returned are stored, the others were duplicates. */
+    private static void record(InFlight commit, int from, int to, RowSet<Row> inserted) {
         Set<String> stored = new HashSet<>(inserted.rowCount() * 2);
         for (Row row : inserted) {
             stored.add(key(row.getString(0), row.getString(1)));
         }
-        for (Pending pending : batch) {
-            IncomingEvent e = pending.event;
-            pending.answer(stored.contains(key(e.tenantId(), e.eventId())) ? StoreOutcome.STORED : StoreOutcome.DUPLICATE);
+        for (int i = from; i < to; i++) {
+            IncomingEvent e = commit.batch.get(i).event;
+            commit.outcomes[i] = stored.contains(key(e.tenantId(), e.eventId())) ? StoreOutcome.STORED
+                    : StoreOutcome.DUPLICATE;
         }
     }
 

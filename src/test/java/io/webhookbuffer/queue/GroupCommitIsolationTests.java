@@ -38,7 +38,9 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
@@ -52,6 +54,7 @@ class GroupCommitIsolationTests {
 
     private static final String SECRET = TestTenants.DEFAULT_SECRET;
     private static final int NEIGHBOURS = 8;
+    private static final String INGEST = MetricNames.INGEST.prometheus();
 
     @Inject
     Pool pool;
@@ -82,6 +85,33 @@ class GroupCommitIsolationTests {
         Response retry = stripe(body).post("/webhook/" + stripe);
         assertEquals(200, retry.statusCode(), "the same id maps to the same key: the retry is a duplicate");
         assertEquals(key, retry.jsonPath().getString("eventId"));
+    }
+
+    @Test
+    void anEventPostgresRefusesIsAnswered422AndEveryNeighbourIsStored() throws Exception {
+        List<String> neighbours = neighbours();
+        String refusing = tenant().provision();
+        String refused = "refused-by-test-" + UUID.randomUUID();
+        // A constraint this event breaks: the stand-in for any data PostgreSQL refuses that the ingress did not catch.
+        String constraint = "test_refuses_" + refused.substring(16).replace("-", "");
+        execute("ALTER TABLE event_queue ADD CONSTRAINT " + constraint + " CHECK (event_id <> '" + refused
+                + "') NOT VALID");
+        try {
+            double refusedBefore = Scrape.now().count(INGEST, "outcome", "not_storable");
+            List<Response> answers = inOneCommit(sends(neighbours, () -> generic(refusing, refused)));
+
+            assertAllStored(neighbours, answers.subList(0, NEIGHBOURS));
+            Response poison = answers.get(NEIGHBOURS);
+            assertEquals(422, poison.statusCode(), poison.asString());
+            assertEquals("not_storable", poison.jsonPath().getString("status"));
+            assertEquals(refused, poison.jsonPath().getString("eventId"));
+            assertEquals(0, Db.queued(pool, refusing));
+            assertEquals(0, Db.dedupeRows(pool, refusing), "nothing left behind that would look like a duplicate");
+            generic(refusing, refused).then().statusCode(422); // refused again on its own, never "deduplicated"
+            assertEquals(2, Scrape.now().count(INGEST, "outcome", "not_storable") - refusedBefore);
+        } finally {
+            execute("ALTER TABLE event_queue DROP CONSTRAINT " + constraint);
+        }
     }
 
     @Test
