@@ -23,6 +23,7 @@ import org.jboss.logging.Logger;
 import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.DatabaseException;
 import io.vertx.sqlclient.Pool;
@@ -42,13 +43,37 @@ import io.vertx.sqlclient.Tuple;
  * <p>Failure policy: a commit that PostgreSQL refuses for its data ({@link #refusedForItsData}) is split in halves,
  * recursively, until the events that cause it are alone: those are answered {@link StoreOutcome#NOT_STORABLE}
  * (422, storing them again would fail again) and every other event gets its true answer, so one tenant's bad
- * input never costs its neighbours a 503. Any other failure fails closed: every event not known to be stored is
- * answered FAILED (503 + Retry-After). The split runs only after a failure; a commit that succeeds is one statement.
+ * input never costs its neighbours a 503. A commit whose connection was lost before PostgreSQL answered is tried
+ * again on another connection ({@link #retry}). Any other failure fails closed: every event not known to be stored
+ * is answered FAILED (503 + Retry-After). The split and the retry run only after a failure; a commit that succeeds
+ * is one statement and one round trip.
  */
 @ApplicationScoped
 public class GroupCommitWriter {
 
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
+    /** Tries after a lost connection, at most (see {@link #retry}). */
+    private static final int RETRIES = 3;
+
+    /** The head of both statements below: the batch unpacked, and its dedupe rows claimed. */
+    private static final String CLAIM = """
+            WITH input AS (
+                SELECT DISTINCT ON (tenant_id, event_id) *
+                FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[], $6::timestamptz[])
+                     AS t(tenant_id, event_id, body, content_type, headers, received_at)
+            ), dedupe AS (
+                INSERT INTO processed_events (tenant_id, event_id, received_at)
+                SELECT tenant_id, event_id, received_at FROM input
+                ON CONFLICT (tenant_id, event_id) DO NOTHING
+                RETURNING tenant_id, event_id
+            )
+            """;
+
+    private static final String QUEUE_INSERT = """
+            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
+            SELECT i.tenant_id, i.event_id, i.body, i.content_type, i.headers::jsonb, i.received_at, i.received_at
+            FROM input i JOIN dedupe d ON d.tenant_id = i.tenant_id AND d.event_id = i.event_id
+            RETURNING tenant_id, event_id""";
 
     /**
      * The whole durable write for a batch, as one statement in one implicit transaction.
@@ -62,21 +87,28 @@ public class GroupCommitWriter {
      * missing from the result was a duplicate.</li>
      * </ul>
      */
-    static final String INSERT_BATCH = """
-            WITH input AS (
-                SELECT DISTINCT ON (tenant_id, event_id) *
-                FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[], $6::timestamptz[])
-                     AS t(tenant_id, event_id, body, content_type, headers, received_at)
-            ), dedupe AS (
-                INSERT INTO processed_events (tenant_id, event_id, received_at)
-                SELECT tenant_id, event_id, received_at FROM input
-                ON CONFLICT (tenant_id, event_id) DO NOTHING
-                RETURNING tenant_id, event_id
+    static final String INSERT_BATCH = CLAIM + QUEUE_INSERT;
+
+    /**
+     * {@link #INSERT_BATCH} again after a try whose outcome is unknown (its connection died before PostgreSQL's answer
+     * arrived: it may have committed). It writes what the first try would have written (the dedupe key makes that
+     * idempotent) and returns the events it stored and also those the first try stored: a dedupe row with this very
+     * event's receive time (to the microsecond, stamped when its request arrived) was written for this request, so
+     * the event is committed and its answer is 202, true to "202 means committed"; a 200 would tell the sender the
+     * same "done" but count it as a duplicate and not wake its tenant's drain. A row with another receive time was
+     * written for an earlier copy: 200, as always. The outer SELECT reads the statement's snapshot, which holds none
+     * of the rows {@code dedupe} inserts, so nothing is returned twice; if the first try was still running in
+     * PostgreSQL when this one began, its rows are not in that snapshot either and read as duplicates: 200, "done"
+     * for the sender, and never a 202 for an event that is not committed.
+     */
+    static final String INSERT_BATCH_AFTER_UNKNOWN_OUTCOME = CLAIM + ", queued AS (\n" + QUEUE_INSERT + """
+
             )
-            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
-            SELECT i.tenant_id, i.event_id, i.body, i.content_type, i.headers::jsonb, i.received_at, i.received_at
-            FROM input i JOIN dedupe d ON d.tenant_id = i.tenant_id AND d.event_id = i.event_id
-            RETURNING tenant_id, event_id""";
+            SELECT tenant_id, event_id FROM queued
+            UNION ALL
+            SELECT p.tenant_id, p.event_id
+            FROM input i JOIN processed_events p
+                 ON p.tenant_id = i.tenant_id AND p.event_id = i.event_id AND p.received_at = i.received_at""";
 
     /** An event waiting for a commit. It is answered exactly once, by the commit or by the timeout. */
     private static final class Pending {
@@ -106,10 +138,21 @@ public class GroupCommitWriter {
         final long startedNanos = System.nanoTime();
         final AtomicReference<SqlConnection> connection = new AtomicReference<>();
         final StoreOutcome[] outcomes;
+        /** Connections lost under a try, kept from the pool until the commit ends. */
+        final List<SqlConnection> lost = new ArrayList<>(0);
 
         InFlight(List<Pending> batch) {
             this.batch = batch;
             this.outcomes = new StoreOutcome[batch.size()];
+        }
+
+        /** The first event whose outcome is not known: a split learns outcomes in order, so all before it are. */
+        int firstUnknown() {
+            int i = 0;
+            while (i < outcomes.length && outcomes[i] != null) {
+                i++;
+            }
+            return i;
         }
 
         /** Answered already: by the sweeper (timed out), never partly. */
@@ -168,10 +211,7 @@ public class GroupCommitWriter {
             LockSupport.parkNanos(5_000_000L); // the shutdown thread, never an event loop
         }
         stopping = true;
-        SqlConnection connection;
-        while ((connection = kept.poll()) != null) {
-            connection.close();
-        }
+        closeKept();
     }
 
     /** Sizes of the commits so far, for the benchmark and operators. */
@@ -207,23 +247,9 @@ public class GroupCommitWriter {
         InFlight commit = new InFlight(batch);
         inFlight.add(commit);
         SqlConnection held = kept.poll();
-        (held != null ? Future.succeededFuture(held) : pool.getConnection())
-                .compose(connection -> {
-                    if (commit.answered()) {
-                        // Timed out while waiting for a connection: its senders already have a 503. Writing now
-                        // would only hold the commit slot behind a database that is slow or gone.
-                        connection.close();
-                        return Future.failedFuture("timed out before a connection was available");
-                    }
-                    commit.connection.set(connection);
-                    return write(commit, connection, 0, batch.size()).andThen(done -> {
-                        if (done.succeeded() && !stopping) {
-                            kept.add(connection);
-                        } else {
-                            connection.close(); // a failed or timed-out connection may be broken: take a new one
-                        }
-                    });
-                })
+        Future<SqlConnection> acquired = held != null ? Future.succeededFuture(held) : pool.getConnection();
+        attempt(commit, acquired, false)
+                .recover(failure -> acquired.failed() ? Future.failedFuture(failure) : retry(commit, failure, 1))
                 .onComplete(result -> {
                     long nanos = System.nanoTime() - commit.startedNanos;
                     stats.record(batch.size(), nanos);
@@ -236,6 +262,7 @@ public class GroupCommitWriter {
                     // chain (actor, response write) on this thread, and with one commit in flight that work would
                     // otherwise sit between two commits instead of overlapping the next one.
                     flush();
+                    commit.lost.forEach(SqlConnection::close);
                     if (result.failed()) {
                         LOG.warnf("group commit of %d events failed: %s", batch.size(), result.cause().getMessage());
                     }
@@ -247,12 +274,65 @@ public class GroupCommitWriter {
     }
 
     /**
-     * Writes events [from, to) of the commit in one statement and records their outcomes. A statement refused for
-     * its data is split in halves, written one after the other on the same connection (a statement error ends only
-     * its own implicit transaction); a single event refused alone is NOT_STORABLE. Any other failure fails the
-     * future, leaving the outcomes of the events not written yet unknown (FAILED).
+     * Failure policy: a commit whose connection was lost ({@link #lostConnection}) is tried again on another
+     * connection from the pool, within the same write timeout (the sweeper still answers 503 when it passes), so that
+     * a kept connection that died while no event came (PostgreSQL restarted, the network blinked) costs no sender a
+     * 503. The earlier try may have committed: the retry's statement is idempotent and tells which events it stored
+     * (see {@link #INSERT_BATCH_AFTER_UNKNOWN_OUTCOME}). The lost connection is held until the commit ends, never
+     * handed back to the pool at once: the pool learns of its death only after the failure reaches us, and would lend
+     * it straight back to the retry (seen here: eight retries in one millisecond on one dead connection). A restart
+     * ends the pool's idle connections too, so a retry that lands on one of those is retried as well, {@link #RETRIES}
+     * times in all; it stops at once when the pool cannot get a connection at all (the database refuses or is away:
+     * no retry would do better).
      */
-    private Future<Void> write(InFlight commit, SqlConnection connection, int from, int to) {
+    private Future<Void> retry(InFlight commit, Throwable failure, int retry) {
+        if (retry > RETRIES || !lostConnection(failure) || commit.answered() || stopping) {
+            return Future.failedFuture(failure);
+        }
+        LOG.infof("group commit of %d events lost its connection (%s); retry %d on another one",
+                commit.batch.size(), failure.getMessage(), retry);
+        closeKept(); // the kept connections most likely died with it
+        Future<SqlConnection> acquired = pool.getConnection();
+        return attempt(commit, acquired, true)
+                .recover(next -> acquired.failed() ? Future.failedFuture(next) : retry(commit, next, retry + 1));
+    }
+
+    /**
+     * One try of the commit: the events whose outcome is not known yet (a split that failed midway knows a prefix),
+     * written on the connection when it comes; kept afterwards when the try succeeded, closed when it failed.
+     */
+    private Future<Void> attempt(InFlight commit, Future<SqlConnection> acquired, boolean afterUnknownOutcome) {
+        return acquired.compose(connection -> {
+            if (commit.answered()) {
+                // Timed out while waiting for a connection: its senders already have a 503. Writing now would only
+                // hold the commit slot behind a database that is slow or gone.
+                connection.close();
+                return Future.failedFuture("timed out before a connection was available");
+            }
+            commit.connection.set(connection);
+            String sql = afterUnknownOutcome ? INSERT_BATCH_AFTER_UNKNOWN_OUTCOME : INSERT_BATCH;
+            return write(commit, connection, sql, commit.firstUnknown(), commit.batch.size()).andThen(done -> {
+                if (done.succeeded() && !stopping) {
+                    kept.add(connection);
+                } else if (lostConnection(done.cause())) {
+                    commit.lost.add(connection); // closed when the commit ends (see retry)
+                } else {
+                    connection.close(); // a failed or timed-out connection may be broken: take a new one
+                }
+            });
+        });
+    }
+
+    /**
+     * Writes events [from, to) of the commit in one statement ({@code sql}) and records their outcomes. A statement
+     * refused for its data is split in halves, written one after the other on the same connection (a statement error
+     * ends only its own implicit transaction); a single event refused alone is NOT_STORABLE. Any other failure fails
+     * the future, leaving the outcomes of the events not written yet unknown (FAILED, unless a retry learns them).
+     */
+    private Future<Void> write(InFlight commit, SqlConnection connection, String sql, int from, int to) {
+        if (from == to) {
+            return Future.succeededFuture();
+        }
         Tuple arrays;
         try {
             arrays = toArrays(commit.batch.subList(from, to));
@@ -260,7 +340,7 @@ public class GroupCommitWriter {
             LOG.errorf(e, "could not prepare a group commit of %d events", to - from);
             return Future.failedFuture(e);
         }
-        return connection.preparedQuery(INSERT_BATCH).execute(arrays).transform(done -> {
+        return connection.preparedQuery(sql).execute(arrays).transform(done -> {
             if (done.succeeded()) {
                 record(commit, from, to, done.result());
                 return Future.succeededFuture();
@@ -280,7 +360,8 @@ public class GroupCommitWriter {
                         to - from, done.cause().getMessage());
             }
             int middle = (from + to) >>> 1;
-            return write(commit, connection, from, middle).compose(v -> write(commit, connection, middle, to));
+            return write(commit, connection, sql, from, middle)
+                    .compose(v -> write(commit, connection, sql, middle, to));
         });
     }
 
@@ -300,6 +381,29 @@ public class GroupCommitWriter {
         }
         String state = db.getSqlState();
         return state.startsWith("22") || state.startsWith("23") || state.startsWith("54");
+    }
+
+    /**
+     * The connection failed under the commit before PostgreSQL answered it: closed or reset (a kept connection that
+     * died while idle, a PostgreSQL restart, a network cut), not established, or ended by PostgreSQL itself (class 08,
+     * and 57P01..57P05: shutdown, crash, start-up, idle-session timeout). Not: any other answer from PostgreSQL, which
+     * is the statement's own outcome, and not a fault of ours (a RuntimeException other than Vert.x's), which would
+     * fail again.
+     */
+    static boolean lostConnection(Throwable failure) {
+        if (failure instanceof DatabaseException db) {
+            String state = db.getSqlState();
+            return state != null && (state.startsWith("08") || state.startsWith("57P0"));
+        }
+        return !(failure instanceof RuntimeException) || failure instanceof VertxException;
+    }
+
+    /** Closes every connection kept between commits: the next commits take new ones from the pool. */
+    private void closeKept() {
+        SqlConnection connection;
+        while ((connection = kept.poll()) != null) {
+            connection.close();
+        }
     }
 
     /**
