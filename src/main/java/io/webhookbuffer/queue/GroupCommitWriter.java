@@ -1,5 +1,6 @@
 package io.webhookbuffer.queue;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -166,8 +167,17 @@ public class GroupCommitWriter {
      * Connections kept between commits, at most one per commit slot: after the first commits a commit never waits in
      * the pool's queue, where a wave of other queries (a thousand tenants seen for the first time after a start, say)
      * would otherwise stand between it and the database. A connection whose commit failed is closed, not kept.
+     * Taken and given back through {@link #takeKept} and {@link #keep} only, which hold the bound ({@code keptCount}):
+     * the readiness probe borrows kept connections too.
      */
     private final ConcurrentLinkedQueue<SqlConnection> kept = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger keptCount = new AtomicInteger();
+    /**
+     * When the last commit ended, and whether it succeeded: readiness needs no query while commits succeed (see
+     * {@link #probe}). Two volatile writes per commit, no round trip.
+     */
+    private volatile long lastCommitNanos;
+    private volatile boolean lastCommitSucceeded;
     private final int maxBatchSize;
     private final int maxConcurrentCommits;
     private final long writeTimeoutNanos;
@@ -246,12 +256,15 @@ public class GroupCommitWriter {
     private void commit(List<Pending> batch) {
         InFlight commit = new InFlight(batch);
         inFlight.add(commit);
-        SqlConnection held = kept.poll();
+        SqlConnection held = takeKept();
         Future<SqlConnection> acquired = held != null ? Future.succeededFuture(held) : pool.getConnection();
         attempt(commit, acquired, false)
                 .recover(failure -> acquired.failed() ? Future.failedFuture(failure) : retry(commit, failure, 1))
                 .onComplete(result -> {
-                    long nanos = System.nanoTime() - commit.startedNanos;
+                    long now = System.nanoTime();
+                    long nanos = now - commit.startedNanos;
+                    lastCommitNanos = now;
+                    lastCommitSucceeded = result.succeeded();
                     stats.record(batch.size(), nanos);
                     listener.committed(batch.size(), nanos);
                     inFlight.remove(commit);
@@ -281,9 +294,10 @@ public class GroupCommitWriter {
      * (see {@link #INSERT_BATCH_AFTER_UNKNOWN_OUTCOME}). The lost connection is held until the commit ends, never
      * handed back to the pool at once: the pool learns of its death only after the failure reaches us, and would lend
      * it straight back to the retry (seen here: eight retries in one millisecond on one dead connection). A restart
-     * ends the pool's idle connections too, so a retry that lands on one of those is retried as well, {@link #RETRIES}
-     * times in all; it stops at once when the pool cannot get a connection at all (the database refuses or is away:
-     * no retry would do better).
+     * ends the pool's idle connections too, and the pool may lend one it has not heard of yet (seen in
+     * CommitRecoveryTests: a second retry was needed), so a retry whose own connection is lost is retried as well,
+     * {@link #RETRIES} times in all; each such failure is immediate. It stops at once when the pool cannot get a
+     * connection at all (the database refuses or is away: no retry would do better).
      */
     private Future<Void> retry(InFlight commit, Throwable failure, int retry) {
         if (retry > RETRIES || !lostConnection(failure) || commit.answered() || stopping) {
@@ -312,8 +326,8 @@ public class GroupCommitWriter {
             commit.connection.set(connection);
             String sql = afterUnknownOutcome ? INSERT_BATCH_AFTER_UNKNOWN_OUTCOME : INSERT_BATCH;
             return write(commit, connection, sql, commit.firstUnknown(), commit.batch.size()).andThen(done -> {
-                if (done.succeeded() && !stopping) {
-                    kept.add(connection);
+                if (done.succeeded()) {
+                    keep(connection);
                 } else if (lostConnection(done.cause())) {
                     commit.lost.add(connection); // closed when the commit ends (see retry)
                 } else {
@@ -401,9 +415,52 @@ public class GroupCommitWriter {
     /** Closes every connection kept between commits: the next commits take new ones from the pool. */
     private void closeKept() {
         SqlConnection connection;
-        while ((connection = kept.poll()) != null) {
+        while ((connection = takeKept()) != null) {
             connection.close();
         }
+    }
+
+    private SqlConnection takeKept() {
+        SqlConnection connection = kept.poll();
+        if (connection != null) {
+            keptCount.decrementAndGet();
+        }
+        return connection;
+    }
+
+    /** Keeps a connection that just worked, up to one per commit slot; any more go back to the pool. */
+    private void keep(SqlConnection connection) {
+        if (!stopping && keptCount.incrementAndGet() <= maxConcurrentCommits) {
+            kept.add(connection);
+        } else {
+            keptCount.decrementAndGet();
+            connection.close();
+        }
+    }
+
+    /**
+     * Whether a commit would reach PostgreSQL now, as readiness asks it (the pool alone can say yes while the kept
+     * connections are dead, and no while a pool busy with other queries stands beside a kept connection that works):
+     * yes at once when a commit succeeded within {@code fresh} and none failed since; else {@code SELECT 1} where
+     * the next commit would run, on a kept connection, then through the pool. A kept connection that fails the probe
+     * is closed (held out of the pool until the pool's probe ended, so the pool cannot lend it straight back), and
+     * the next commit does not meet it: after an outage the probes find the dead connections before any event does.
+     */
+    public Future<Void> probe(Duration fresh) {
+        if (lastCommitSucceeded && System.nanoTime() - lastCommitNanos < fresh.toNanos()) {
+            return Future.succeededFuture();
+        }
+        SqlConnection connection = takeKept();
+        if (connection == null) {
+            return pool.query("SELECT 1").execute().mapEmpty();
+        }
+        return connection.query("SELECT 1").execute().transform(done -> {
+            if (done.succeeded()) {
+                keep(connection);
+                return Future.succeededFuture();
+            }
+            return pool.query("SELECT 1").execute().<Void>mapEmpty().andThen(pooled -> connection.close());
+        });
     }
 
     /**

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +26,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
-import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.testsupport.InjectProxy;
 import io.webhookbuffer.testsupport.PostgresProxyResource;
@@ -43,6 +42,7 @@ import io.webhookbuffer.testsupport.TestTenants;
 class CommitRecoveryTests {
 
     private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(1);
+    private static final long LOCK = 7_140_214L;
 
     public static class ProxiedDatabase implements QuarkusTestProfile {
         @Override
@@ -102,6 +102,48 @@ class CommitRecoveryTests {
         send(t, "answer-lost").then().statusCode(200);
     }
 
+    @Test
+    void readinessIsDownWhileCommitsCannotReachPostgresAndUpTheMomentTheyCan() throws Exception {
+        String t = tenant().provision();
+        send(t, "before").then().statusCode(202);
+
+        proxy.cut(); // and no event arrives while PostgreSQL is away
+        await().atMost(Duration.ofSeconds(5)).until(() -> ready() == 503);
+
+        proxy.restore();
+        assertEquals(200, ready(), "the first probe after PostgreSQL is back");
+        Response after = send(t, "after");
+        assertEquals(202, after.statusCode(), "ready means a commit works: " + after.asString());
+    }
+
+    @Test
+    void readinessIsUpWhileCommitsWorkThoughEveryOtherPooledConnectionIsBusy() throws Exception {
+        String t = tenant().provision();
+        send(t, "kept").then().statusCode(202);
+        Thread.sleep(HEALTH_TIMEOUT.toMillis() + 200); // no commit is recent: the probe has to reach PostgreSQL
+
+        AtomicInteger finished = new AtomicInteger();
+        try (Connection holder = direct.getConnection()) {
+            // More queries than the pool lends, each waiting for a lock the test holds: every pooled connection but
+            // the kept one is busy, and one more query waits in the pool's queue.
+            holder.setAutoCommit(false);
+            try (Statement st = holder.createStatement()) {
+                st.execute("SELECT pg_advisory_xact_lock(" + LOCK + ")");
+            }
+            for (int i = 0; i < poolSize; i++) {
+                pool.query("SELECT pg_advisory_xact_lock(" + LOCK + ")").execute()
+                        .subscribe().with(rows -> finished.incrementAndGet(), f -> { });
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> waitingForTheLock() == poolSize - 1);
+
+            assertEquals(200, ready(), "the commit path (its kept connection) reaches PostgreSQL");
+            send(t, "busy").then().statusCode(202);
+            assertEquals(0, finished.get(), "all of it happened while the pool was busy");
+            holder.rollback();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> finished.get() == poolSize); // leave the pool as found
+    }
+
     private static int ready() {
         return given().get("/q/health/ready").statusCode();
     }
@@ -119,9 +161,9 @@ class CommitRecoveryTests {
         return count("SELECT count(*) FROM processed_events WHERE tenant_id = ? AND event_id = ?", tenantId, eventId);
     }
 
-    private int sleeping() throws Exception {
-        return (int) count("SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(3)'"
-                + " AND state = 'active' AND datname = current_database()");
+    private int waitingForTheLock() throws Exception {
+        return (int) count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                + " AND wait_event = 'advisory' AND datname = current_database()");
     }
 
     private long count(String sql, String... parameters) throws Exception {
