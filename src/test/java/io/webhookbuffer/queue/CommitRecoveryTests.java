@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +25,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.InjectProxy;
 import io.webhookbuffer.testsupport.PostgresProxyResource;
 import io.webhookbuffer.testsupport.Signed;
@@ -153,28 +152,17 @@ class CommitRecoveryTests {
                 .post("/webhook/" + tenantId);
     }
 
-    private long queued(String tenantId) throws Exception {
-        return count("SELECT count(*) FROM event_queue WHERE tenant_id = ?", tenantId);
+    private long queued(String tenantId) {
+        return Db.count(direct, "SELECT count(*) FROM event_queue WHERE tenant_id = ?", tenantId);
     }
 
-    private long dedupeRows(String tenantId, String eventId) throws Exception {
-        return count("SELECT count(*) FROM processed_events WHERE tenant_id = ? AND event_id = ?", tenantId, eventId);
+    private long dedupeRows(String tenantId, String eventId) {
+        return Db.count(direct, "SELECT count(*) FROM processed_events WHERE tenant_id = ? AND event_id = ?", tenantId,
+                eventId);
     }
 
-    private int waitingForTheLock() throws Exception {
-        return (int) count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+    private int waitingForTheLock() {
+        return (int) Db.count(direct, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
                 + " AND wait_event = 'advisory' AND datname = current_database()");
-    }
-
-    private long count(String sql, String... parameters) throws Exception {
-        try (Connection c = direct.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                st.setString(i + 1, parameters[i]);
-            }
-            try (ResultSet r = st.executeQuery()) {
-                r.next();
-                return r.getLong(1);
-            }
-        }
     }
 }

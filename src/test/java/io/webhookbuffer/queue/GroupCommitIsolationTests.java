@@ -14,7 +14,6 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -206,13 +205,9 @@ class GroupCommitIsolationTests {
         }
     }
 
-    private int waitingOnALock() throws Exception {
-        try (Connection c = jdbc.getConnection(); Statement s = c.createStatement();
-                ResultSet r = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                        + " AND wait_event_type = 'Lock' AND query LIKE '%processed_events%'")) {
-            r.next();
-            return r.getInt(1);
-        }
+    private int waitingOnALock() {
+        return (int) Db.count(jdbc, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                + " AND wait_event_type = 'Lock' AND query LIKE '%processed_events%'");
     }
 
     private void execute(String sql) throws Exception {
