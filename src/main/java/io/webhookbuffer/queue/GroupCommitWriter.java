@@ -53,6 +53,7 @@ import io.vertx.sqlclient.Tuple;
 public class GroupCommitWriter {
 
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
+    private static final String NOT_NULL_VIOLATION = "23502";
     /** Tries after a lost connection, at most (see {@link #retry}). */
     private static final int RETRIES = 3;
 
@@ -382,19 +383,22 @@ public class GroupCommitWriter {
     /**
      * A refusal that belongs to the data of some event(s), not to the database or the connection: SQLSTATE class 22
      * (data exception: a U+0000 in text, 22021, or jsonb, 22P05; a value out of range or of the wrong form), 23
-     * (integrity constraint violation: NOT NULL, CHECK, a foreign key; the dedupe key's conflict is handled by ON
-     * CONFLICT and never raises) and 54 (program limit exceeded: a value too large for an index or jsonb). Splitting
-     * finds the event that causes it; the others commit. Never split: connection failures, class 08; 40
-     * (serialization failure, deadlock: transient), 53 (out of disk, memory or connections), 57 (operator
-     * intervention, shutdown), 58/XX (system), 42 (a statement or schema that does not match: every event would be
-     * refused, and a sender told to stop would lose them all). Those fail the commit with 503.
+     * (integrity constraint violation: a CHECK, a unique key other than the dedupe key, whose conflict ON CONFLICT
+     * handles; a foreign key) and 54 (program limit exceeded: a value too large for an index or jsonb). Splitting
+     * finds the event that causes it; the others commit. Never split, because every event would be refused alike and
+     * a sender told to stop would lose them all: 42 (a statement that does not match the schema) and 23502 (NOT
+     * NULL: every value the ingress builds is non-null, so only a column the statement does not know, added by a
+     * migration, can be null). Nor connection failures, class 08; 40 (serialization failure, deadlock: transient), 53
+     * (out of disk, memory or connections), 57 (operator intervention, shutdown), 58/XX (system). Those fail the
+     * commit with 503.
      */
     static boolean refusedForItsData(Throwable failure) {
         if (!(failure instanceof DatabaseException db) || db.getSqlState() == null) {
             return false;
         }
         String state = db.getSqlState();
-        return state.startsWith("22") || state.startsWith("23") || state.startsWith("54");
+        return state.startsWith("22") || state.startsWith("23") && !state.equals(NOT_NULL_VIOLATION)
+                || state.startsWith("54");
     }
 
     /**

@@ -26,14 +26,15 @@ class CommitFailureTests {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "22021", "22P05", "22P02", "22001", "23514", "23502", "23503", "23505", "54000" })
+    @ValueSource(strings = { "22021", "22P05", "22P02", "22001", "23514", "23503", "23505", "54000" })
     void dataAndConstraintErrorsSplitTheCommitAndAreNeverRetried(String sqlState) {
         assertTrue(GroupCommitWriter.refusedForItsData(pg(sqlState)), sqlState);
         assertFalse(GroupCommitWriter.lostConnection(pg(sqlState)), sqlState);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "40001", "40P01", "53100", "53300", "57014", "42P01", "42703", "XX000", "58030", "25P02" })
+    @ValueSource(strings = { "40001", "40P01", "53100", "53300", "57014", "42P01", "42703", "23502", "XX000", "58030",
+            "25P02" })
     void otherAnswersOfPostgresFailTheCommit(String sqlState) {
         assertFalse(GroupCommitWriter.refusedForItsData(pg(sqlState)), sqlState);
         assertFalse(GroupCommitWriter.lostConnection(pg(sqlState)), sqlState);
