@@ -12,6 +12,8 @@ public record IngestResult(Kind kind, String eventId, long retryAfterSeconds) {
         RATE_LIMITED,
         /** The durable write failed or timed out: 503 with Retry-After. */
         UNAVAILABLE,
+        /** PostgreSQL refused this event's own data (and only this event's): 422, retrying cannot help. */
+        NOT_STORABLE,
         /** The tenant's mailbox is full: 503 with Retry-After. */
         OVERLOADED
     }

@@ -90,12 +90,15 @@ final class TenantActor {
 
     private void written(String id, StoreOutcome outcome, long slotSecond, CompletableFuture<IngestResult> reply) {
         List<CompletableFuture<IngestResult>> waiters = pipeline.complete(id, outcome, slotSecond, clock.seconds());
-        IngestResult forWaiters = outcome == StoreOutcome.FAILED
+        // A copy that waited for a refused first copy was never tried itself (its body may differ): 503, so that
+        // its sender's retry is written on its own.
+        IngestResult forWaiters = outcome == StoreOutcome.FAILED || outcome == StoreOutcome.NOT_STORABLE
                 ? new IngestResult(Kind.UNAVAILABLE, id, config.unavailableRetryAfterSeconds())
                 : IngestResult.of(Kind.DEDUPLICATED, id);
         IngestResult forFirst = switch (outcome) {
             case STORED -> IngestResult.of(Kind.BUFFERED, id);
             case DUPLICATE -> IngestResult.of(Kind.DEDUPLICATED, id);
+            case NOT_STORABLE -> IngestResult.of(Kind.NOT_STORABLE, id);
             case FAILED -> forWaiters;
         };
         reply.complete(forFirst);

@@ -66,15 +66,16 @@ final class TenantPipeline<W> {
     }
 
     /**
-     * Records the write's outcome and returns the duplicates that waited for it. A duplicate or a failed write
-     * gives its rate slot back: only stored events count against the window.
+     * Records the write's outcome and returns the duplicates that waited for it. A duplicate, failed or refused
+     * write gives its rate slot back: only stored events count against the window. Only an id that is in the
+     * database (stored, or found there) is remembered as seen: a copy of a failed or refused one is written again.
      */
     List<W> complete(String eventId, StoreOutcome outcome, long slotSecond, long nowSecond) {
         List<W> waiters = inFlight.remove(eventId);
         if (outcome != StoreOutcome.STORED && limiter != null) {
             limiter.release(slotSecond, nowSecond);
         }
-        if (outcome != StoreOutcome.FAILED) {
+        if (outcome == StoreOutcome.STORED || outcome == StoreOutcome.DUPLICATE) {
             recent.add(eventId);
         }
         return waiters == null ? List.of() : waiters;

@@ -7,12 +7,16 @@ import org.eclipse.microprofile.health.Readiness;
 
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.queue.GroupCommitWriter;
 
 /**
- * Ready while PostgreSQL answers {@code SELECT 1} through the pool that stores events, within
- * {@code buffer.health.timeout}: a replica that cannot commit would only answer 503, so it must not get traffic.
- * Redis' state is in the response data ({@code redis}: up/down/unknown) and never changes the verdict.
+ * Ready while the group commit reaches PostgreSQL, within {@code buffer.health.timeout}: a replica that cannot commit
+ * would only answer 503, so it must not get traffic; and one that can must not be taken out. The probe asks the
+ * commit path itself ({@link GroupCommitWriter#probe}): a commit that succeeded within the timeout is enough, else
+ * {@code SELECT 1} runs on the connection the next commit would use (a kept one, then the pool), and a dead kept
+ * connection is replaced on the way. The pool alone said ready while the kept connection was dead (the next event
+ * got 503), and not ready while the pool was busy with other queries though commits went through. Redis' state is in
+ * the response data ({@code redis}: up/down/unknown) and never changes the verdict.
  */
 @Readiness
 @ApplicationScoped
@@ -20,23 +24,23 @@ public class DatabaseReadiness implements AsyncHealthCheck {
 
     static final String NAME = "postgresql";
 
-    private final Pool pool;
+    private final GroupCommitWriter writer;
     private final HealthConfig config;
     private final RedisProbe redis;
     /** The last verdict, for the buffer_ready gauge: 1 up, 0 down, -1 before the first probe. */
     private volatile int lastUp = -1;
 
-    public DatabaseReadiness(Pool pool, HealthConfig config, RedisProbe redis) {
-        this.pool = pool;
+    public DatabaseReadiness(GroupCommitWriter writer, HealthConfig config, RedisProbe redis) {
+        this.writer = writer;
         this.config = config;
         this.redis = redis;
     }
 
     @Override
     public Uni<HealthCheckResponse> call() {
-        return pool.query("SELECT 1").execute()
+        return Uni.createFrom().completionStage(() -> writer.probe(config.timeout()).toCompletionStage())
                 .ifNoItem().after(config.timeout()).fail()
-                .map(rows -> {
+                .map(reached -> {
                     lastUp = 1;
                     return HealthCheckResponse.named(NAME).up().withData("redis", redis.state()).build();
                 })

@@ -9,7 +9,10 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "buffer.health")
 public interface HealthConfig {
 
-    /** A probe of PostgreSQL, Redis or the event loops not answered within this time counts as down. */
+    /**
+     * A probe of PostgreSQL, Redis or the event loops not answered within this time counts as down; a group commit
+     * that succeeded within this time makes readiness UP without a query.
+     */
     @WithDefault("2s")
     Duration timeout();
 

@@ -1,6 +1,7 @@
 /**
  * Health checks for Kubernetes' probes (/q/health/live, /ready, /started) and the Redis probe. Readiness follows
- * PostgreSQL only: a replica that cannot store must not get traffic; Redis is an accelerator, reported, never
- * failing readiness. May depend on: Vert.x, the reactive pool, Redis. Only metrics and ops depend on health.
+ * PostgreSQL only, as the group commit reaches it: a replica that cannot store must not get traffic; Redis is an
+ * accelerator, reported, never failing readiness. May depend on: Vert.x, the group commit's probe (queue), Redis.
+ * Only metrics and ops depend on health.
  */
 package io.webhookbuffer.health;

@@ -2,7 +2,7 @@ package io.webhookbuffer.ingress;
 
 /** What the ingest endpoint answered, as operators count it ({@code buffer_ingest_total{outcome}}). */
 public enum IngestOutcome {
-    BUFFERED, DEDUPLICATED, RATE_LIMITED, BAD_SIGNATURE, UNKNOWN_TENANT, TOO_LARGE, UNAVAILABLE, HANDSHAKE;
+    BUFFERED, DEDUPLICATED, RATE_LIMITED, BAD_SIGNATURE, UNKNOWN_TENANT, TOO_LARGE, UNAVAILABLE, HANDSHAKE, NOT_STORABLE;
 
     /**
      * The ingest contract maps one status to one outcome (405 is not an ingest attempt: null); a 200 is a duplicate
@@ -17,6 +17,7 @@ public enum IngestOutcome {
             case 404 -> UNKNOWN_TENANT;
             case 413 -> TOO_LARGE;
             case 503 -> UNAVAILABLE;
+            case IngressResponses.UNPROCESSABLE_CONTENT -> NOT_STORABLE;
             default -> null;
         };
     }

@@ -9,6 +9,9 @@ import io.webhookbuffer.verify.VerificationFailure;
 /** The ingest contract's answers, in one place. */
 final class IngressResponses {
 
+    /** RFC 9110 §15.5.21; Jakarta REST names no constant for it. */
+    static final int UNPROCESSABLE_CONTENT = 422;
+
     private IngressResponses() {
     }
 
@@ -17,6 +20,8 @@ final class IngressResponses {
             case BUFFERED -> RestResponse.status(RestResponse.Status.ACCEPTED,
                     new IngressReply("buffered", result.eventId(), null));
             case DEDUPLICATED -> RestResponse.ok(new IngressReply("deduplicated", result.eventId(), null));
+            case NOT_STORABLE -> RestResponse.ResponseBuilder.<IngressReply>create(UNPROCESSABLE_CONTENT)
+                    .entity(new IngressReply("not_storable", result.eventId(), null)).build();
             case RATE_LIMITED -> RestResponse.ResponseBuilder
                     .create(RestResponse.Status.TOO_MANY_REQUESTS, new IngressReply("rate_limited", result.eventId(), null))
                     .header("Retry-After", Long.toString(result.retryAfterSeconds())).build();

@@ -1,6 +1,5 @@
 package io.webhookbuffer.ingress;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -27,6 +26,7 @@ import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
@@ -45,7 +45,7 @@ import io.webhookbuffer.verify.VerificationFailure;
 @Produces(MediaType.APPLICATION_JSON)
 public class WebhookResource {
 
-    /** Event ids longer than this are replaced by their SHA-256 (stable, so dedupe still works). */
+    /** Event ids longer than this are replaced by their SHA-256 (stable, so dedupe still works): {@link #dedupeKey}. */
     static final int MAX_EVENT_ID_LENGTH = 200;
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
@@ -133,20 +133,28 @@ public class WebhookResource {
                 case DEDUPLICATED -> tally.increment(UsageMetric.DEDUPLICATED);
                 case RATE_LIMITED -> tally.increment(UsageMetric.RATE_LIMITED);
                 default -> {
-                    // 503: not stored, not billed beyond "received"
+                    // 503, 422: not stored, not billed beyond "received"
                 }
             }
             return IngressResponses.of(result);
         });
     }
 
-    /** The provider's id, else the SHA-256 of the body: never random, or every retry would look new. */
+    /**
+     * The provider's id, else the SHA-256 of the body: never random, or every retry would look new. An id that is too
+     * long, or that PostgreSQL text cannot hold exactly (a U+0000 or an unpaired surrogate, which a JSON body's
+     * {@code "id": "evt_\u0000"} can carry), is replaced by {@code sha256:<hex>} of its bytes: the same id always
+     * gives the same key (dedupe still works), different ids give different keys, and no id can fail the group
+     * commit it shares with other tenants' events. (Ids taken from headers never need it: the HTTP server refuses a
+     * control character in a header with 400, and reads every other byte as one ISO-8859-1 character.)
+     */
     static String dedupeKey(String providerId, byte[] body) {
         if (providerId == null) {
             return Hex.encode(Hmac.sha256(body));
         }
-        if (providerId.length() > MAX_EVENT_ID_LENGTH) {
-            return "sha256:" + Hex.encode(Hmac.sha256(providerId.getBytes(StandardCharsets.UTF_8)));
+        if (providerId.length() > MAX_EVENT_ID_LENGTH || !Utf8.storableAsText(providerId)) {
+            // For a valid string these are its UTF-8 bytes: the keys of long ids stored before are unchanged.
+            return "sha256:" + Hex.encode(Hmac.sha256(Utf8.losslessBytes(providerId)));
         }
         return providerId;
     }

@@ -1,5 +1,6 @@
 package io.webhookbuffer.queue;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -21,8 +22,11 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.ShutdownEvent;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxException;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.DatabaseException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -36,11 +40,42 @@ import io.vertx.sqlclient.Tuple;
  *
  * <p>Each commit is ONE statement (see {@link #INSERT_BATCH}): the dedupe insert and the queue insert succeed or
  * fail together, so a failed write leaves nothing that would make the sender's retry look like a duplicate.
+ *
+ * <p>Failure policy: a commit that PostgreSQL refuses for its data ({@link #refusedForItsData}) is split in halves,
+ * recursively, until the events that cause it are alone: those are answered {@link StoreOutcome#NOT_STORABLE}
+ * (422, storing them again would fail again) and every other event gets its true answer, so one tenant's bad
+ * input never costs its neighbours a 503. A commit whose connection was lost before PostgreSQL answered is tried
+ * again on another connection ({@link #retry}). Any other failure fails closed: every event not known to be stored
+ * is answered FAILED (503 + Retry-After). The split and the retry run only after a failure; a commit that succeeds
+ * is one statement and one round trip.
  */
 @ApplicationScoped
 public class GroupCommitWriter {
 
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
+    private static final String NOT_NULL_VIOLATION = "23502";
+    /** Tries after a lost connection, at most (see {@link #retry}). */
+    private static final int RETRIES = 3;
+
+    /** The head of both statements below: the batch unpacked, and its dedupe rows claimed. */
+    private static final String CLAIM = """
+            WITH input AS (
+                SELECT DISTINCT ON (tenant_id, event_id) *
+                FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[], $6::timestamptz[])
+                     AS t(tenant_id, event_id, body, content_type, headers, received_at)
+            ), dedupe AS (
+                INSERT INTO processed_events (tenant_id, event_id, received_at)
+                SELECT tenant_id, event_id, received_at FROM input
+                ON CONFLICT (tenant_id, event_id) DO NOTHING
+                RETURNING tenant_id, event_id
+            )
+            """;
+
+    private static final String QUEUE_INSERT = """
+            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
+            SELECT i.tenant_id, i.event_id, i.body, i.content_type, i.headers::jsonb, i.received_at, i.received_at
+            FROM input i JOIN dedupe d ON d.tenant_id = i.tenant_id AND d.event_id = i.event_id
+            RETURNING tenant_id, event_id""";
 
     /**
      * The whole durable write for a batch, as one statement in one implicit transaction.
@@ -54,21 +89,28 @@ public class GroupCommitWriter {
      * missing from the result was a duplicate.</li>
      * </ul>
      */
-    static final String INSERT_BATCH = """
-            WITH input AS (
-                SELECT DISTINCT ON (tenant_id, event_id) *
-                FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[], $6::timestamptz[])
-                     AS t(tenant_id, event_id, body, content_type, headers, received_at)
-            ), dedupe AS (
-                INSERT INTO processed_events (tenant_id, event_id, received_at)
-                SELECT tenant_id, event_id, received_at FROM input
-                ON CONFLICT (tenant_id, event_id) DO NOTHING
-                RETURNING tenant_id, event_id
+    static final String INSERT_BATCH = CLAIM + QUEUE_INSERT;
+
+    /**
+     * {@link #INSERT_BATCH} again after a try whose outcome is unknown (its connection died before PostgreSQL's answer
+     * arrived: it may have committed). It writes what the first try would have written (the dedupe key makes that
+     * idempotent) and returns the events it stored and also those the first try stored: a dedupe row with this very
+     * event's receive time (to the microsecond, stamped when its request arrived) was written for this request, so
+     * the event is committed and its answer is 202, true to "202 means committed"; a 200 would tell the sender the
+     * same "done" but count it as a duplicate and not wake its tenant's drain. A row with another receive time was
+     * written for an earlier copy: 200, as always. The outer SELECT reads the statement's snapshot, which holds none
+     * of the rows {@code dedupe} inserts, so nothing is returned twice; if the first try was still running in
+     * PostgreSQL when this one began, its rows are not in that snapshot either and read as duplicates: 200, "done"
+     * for the sender, and never a 202 for an event that is not committed.
+     */
+    static final String INSERT_BATCH_AFTER_UNKNOWN_OUTCOME = CLAIM + ", queued AS (\n" + QUEUE_INSERT + """
+
             )
-            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
-            SELECT i.tenant_id, i.event_id, i.body, i.content_type, i.headers::jsonb, i.received_at, i.received_at
-            FROM input i JOIN dedupe d ON d.tenant_id = i.tenant_id AND d.event_id = i.event_id
-            RETURNING tenant_id, event_id""";
+            SELECT tenant_id, event_id FROM queued
+            UNION ALL
+            SELECT p.tenant_id, p.event_id
+            FROM input i JOIN processed_events p
+                 ON p.tenant_id = i.tenant_id AND p.event_id = i.event_id AND p.received_at = i.received_at""";
 
     /** An event waiting for a commit. It is answered exactly once, by the commit or by the timeout. */
     private static final class Pending {
@@ -89,8 +131,36 @@ public class GroupCommitWriter {
         }
     }
 
-    /** A commit on the wire, so the sweeper can time it out. */
-    private record InFlight(List<Pending> batch, long startedNanos, AtomicReference<SqlConnection> connection) {
+    /**
+     * A commit on the wire, so the sweeper can time it out, with each event's outcome as it becomes known (a split
+     * learns them part by part). Its events are answered together when it ends, or by the sweeper.
+     */
+    private static final class InFlight {
+        final List<Pending> batch;
+        final long startedNanos = System.nanoTime();
+        final AtomicReference<SqlConnection> connection = new AtomicReference<>();
+        final StoreOutcome[] outcomes;
+        /** Connections lost under a try, kept from the pool until the commit ends. */
+        final List<SqlConnection> lost = new ArrayList<>(0);
+
+        InFlight(List<Pending> batch) {
+            this.batch = batch;
+            this.outcomes = new StoreOutcome[batch.size()];
+        }
+
+        /** The first event whose outcome is not known: a split learns outcomes in order, so all before it are. */
+        int firstUnknown() {
+            int i = 0;
+            while (i < outcomes.length && outcomes[i] != null) {
+                i++;
+            }
+            return i;
+        }
+
+        /** Answered already: by the sweeper (timed out), never partly. */
+        boolean answered() {
+            return batch.get(0).answered.get();
+        }
     }
 
     private final Pool pool;
@@ -98,8 +168,17 @@ public class GroupCommitWriter {
      * Connections kept between commits, at most one per commit slot: after the first commits a commit never waits in
      * the pool's queue, where a wave of other queries (a thousand tenants seen for the first time after a start, say)
      * would otherwise stand between it and the database. A connection whose commit failed is closed, not kept.
+     * Taken and given back through {@link #takeKept} and {@link #keep} only, which hold the bound ({@code keptCount}):
+     * the readiness probe borrows kept connections too.
      */
     private final ConcurrentLinkedQueue<SqlConnection> kept = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger keptCount = new AtomicInteger();
+    /**
+     * When the last commit ended, and whether it succeeded: readiness needs no query while commits succeed (see
+     * {@link #probe}). Two volatile writes per commit, no round trip.
+     */
+    private volatile long lastCommitNanos;
+    private volatile boolean lastCommitSucceeded;
     private final int maxBatchSize;
     private final int maxConcurrentCommits;
     private final long writeTimeoutNanos;
@@ -143,10 +222,7 @@ public class GroupCommitWriter {
             LockSupport.parkNanos(5_000_000L); // the shutdown thread, never an event loop
         }
         stopping = true;
-        SqlConnection connection;
-        while ((connection = kept.poll()) != null) {
-            connection.close();
-        }
+        closeKept();
     }
 
     /** Sizes of the commits so far, for the benchmark and operators. */
@@ -179,39 +255,17 @@ public class GroupCommitWriter {
     }
 
     private void commit(List<Pending> batch) {
-        InFlight commit = new InFlight(batch, System.nanoTime(), new AtomicReference<>());
+        InFlight commit = new InFlight(batch);
         inFlight.add(commit);
-        Tuple arrays;
-        try {
-            arrays = toArrays(batch);
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "could not prepare a group commit of %d events", batch.size());
-            inFlight.remove(commit);
-            commitsInFlight.decrementAndGet();
-            batch.forEach(p -> p.answer(StoreOutcome.FAILED));
-            flush();
-            return;
-        }
-        SqlConnection held = kept.poll();
-        (held != null ? io.vertx.core.Future.succeededFuture(held) : pool.getConnection())
-                .compose(connection -> {
-                    if (batch.get(0).answered.get()) {
-                        // Timed out while waiting for a connection: its senders already have a 503. Writing now
-                        // would only hold the commit slot behind a database that is slow or gone.
-                        connection.close();
-                        return io.vertx.core.Future.failedFuture("timed out before a connection was available");
-                    }
-                    commit.connection().set(connection);
-                    return connection.preparedQuery(INSERT_BATCH).execute(arrays).andThen(done -> {
-                        if (done.succeeded() && !stopping) {
-                            kept.add(connection);
-                        } else {
-                            connection.close(); // a failed or timed-out connection may be broken: take a new one
-                        }
-                    });
-                })
+        SqlConnection held = takeKept();
+        Future<SqlConnection> acquired = held != null ? Future.succeededFuture(held) : pool.getConnection();
+        attempt(commit, acquired, false)
+                .recover(failure -> acquired.failed() ? Future.failedFuture(failure) : retry(commit, failure, 1))
                 .onComplete(result -> {
-                    long nanos = System.nanoTime() - commit.startedNanos();
+                    long now = System.nanoTime();
+                    long nanos = now - commit.startedNanos;
+                    lastCommitNanos = now;
+                    lastCommitSucceeded = result.succeeded();
                     stats.record(batch.size(), nanos);
                     listener.committed(batch.size(), nanos);
                     inFlight.remove(commit);
@@ -222,13 +276,195 @@ public class GroupCommitWriter {
                     // chain (actor, response write) on this thread, and with one commit in flight that work would
                     // otherwise sit between two commits instead of overlapping the next one.
                     flush();
-                    if (result.succeeded()) {
-                        answer(batch, result.result());
-                    } else {
+                    commit.lost.forEach(SqlConnection::close);
+                    if (result.failed()) {
                         LOG.warnf("group commit of %d events failed: %s", batch.size(), result.cause().getMessage());
-                        batch.forEach(p -> p.answer(StoreOutcome.FAILED));
+                    }
+                    for (int i = 0; i < batch.size(); i++) {
+                        StoreOutcome outcome = commit.outcomes[i];
+                        batch.get(i).answer(outcome != null ? outcome : StoreOutcome.FAILED);
                     }
                 });
+    }
+
+    /**
+     * Failure policy: a commit whose connection was lost ({@link #lostConnection}) is tried again on another
+     * connection from the pool, within the same write timeout (the sweeper still answers 503 when it passes), so that
+     * a kept connection that died while no event came (PostgreSQL restarted, the network blinked) costs no sender a
+     * 503. The earlier try may have committed: the retry's statement is idempotent and tells which events it stored
+     * (see {@link #INSERT_BATCH_AFTER_UNKNOWN_OUTCOME}). The lost connection is held until the commit ends, never
+     * handed back to the pool at once: the pool learns of its death only after the failure reaches us, and would lend
+     * it straight back to the retry (seen here: eight retries in one millisecond on one dead connection). A restart
+     * ends the pool's idle connections too, and the pool may lend one it has not heard of yet (seen in
+     * CommitRecoveryTests: a second retry was needed), so a retry whose own connection is lost is retried as well,
+     * {@link #RETRIES} times in all; each such failure is immediate. It stops at once when the pool cannot get a
+     * connection at all (the database refuses or is away: no retry would do better).
+     */
+    private Future<Void> retry(InFlight commit, Throwable failure, int retry) {
+        if (retry > RETRIES || !lostConnection(failure) || commit.answered() || stopping) {
+            return Future.failedFuture(failure);
+        }
+        LOG.infof("group commit of %d events lost its connection (%s); retry %d on another one",
+                commit.batch.size(), failure.getMessage(), retry);
+        closeKept(); // the kept connections most likely died with it
+        Future<SqlConnection> acquired = pool.getConnection();
+        return attempt(commit, acquired, true)
+                .recover(next -> acquired.failed() ? Future.failedFuture(next) : retry(commit, next, retry + 1));
+    }
+
+    /**
+     * One try of the commit: the events whose outcome is not known yet (a split that failed midway knows a prefix),
+     * written on the connection when it comes; kept afterwards when the try succeeded, closed when it failed.
+     */
+    private Future<Void> attempt(InFlight commit, Future<SqlConnection> acquired, boolean afterUnknownOutcome) {
+        return acquired.compose(connection -> {
+            if (commit.answered()) {
+                // Timed out while waiting for a connection: its senders already have a 503. Writing now would only
+                // hold the commit slot behind a database that is slow or gone.
+                connection.close();
+                return Future.failedFuture("timed out before a connection was available");
+            }
+            commit.connection.set(connection);
+            String sql = afterUnknownOutcome ? INSERT_BATCH_AFTER_UNKNOWN_OUTCOME : INSERT_BATCH;
+            return write(commit, connection, sql, commit.firstUnknown(), commit.batch.size()).andThen(done -> {
+                if (done.succeeded()) {
+                    keep(connection);
+                } else if (lostConnection(done.cause())) {
+                    commit.lost.add(connection); // closed when the commit ends (see retry)
+                } else {
+                    connection.close(); // a failed or timed-out connection may be broken: take a new one
+                }
+            });
+        });
+    }
+
+    /**
+     * Writes events [from, to) of the commit in one statement ({@code sql}) and records their outcomes. A statement
+     * refused for its data is split in halves, written one after the other on the same connection (a statement error
+     * ends only its own implicit transaction); a single event refused alone is NOT_STORABLE. Any other failure fails
+     * the future, leaving the outcomes of the events not written yet unknown (FAILED, unless a retry learns them).
+     */
+    private Future<Void> write(InFlight commit, SqlConnection connection, String sql, int from, int to) {
+        if (from == to) {
+            return Future.succeededFuture();
+        }
+        Tuple arrays;
+        try {
+            arrays = toArrays(commit.batch.subList(from, to));
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "could not prepare a group commit of %d events", to - from);
+            return Future.failedFuture(e);
+        }
+        return connection.preparedQuery(sql).execute(arrays).transform(done -> {
+            if (done.succeeded()) {
+                record(commit, from, to, done.result());
+                return Future.succeededFuture();
+            }
+            if (!refusedForItsData(done.cause()) || commit.answered()) {
+                return Future.failedFuture(done.cause());
+            }
+            if (to - from == 1) {
+                IncomingEvent e = commit.batch.get(from).event;
+                LOG.warnf("tenant %s event %s refused by PostgreSQL for its own data, answered not_storable: %s",
+                        e.tenantId(), e.eventId(), done.cause().getMessage());
+                commit.outcomes[from] = StoreOutcome.NOT_STORABLE;
+                return Future.succeededFuture();
+            }
+            if (to - from == commit.batch.size()) { // once per commit, not at every level of the split
+                LOG.warnf("group commit of %d events refused for its data, splitting it to isolate the cause: %s",
+                        to - from, done.cause().getMessage());
+            }
+            int middle = (from + to) >>> 1;
+            return write(commit, connection, sql, from, middle)
+                    .compose(v -> write(commit, connection, sql, middle, to));
+        });
+    }
+
+    /**
+     * A refusal that belongs to the data of some event(s), not to the database or the connection: SQLSTATE class 22
+     * (data exception: a U+0000 in text, 22021, or jsonb, 22P05; a value out of range or of the wrong form), 23
+     * (integrity constraint violation: a CHECK, a unique key other than the dedupe key, whose conflict ON CONFLICT
+     * handles; a foreign key) and 54 (program limit exceeded: a value too large for an index or jsonb). Splitting
+     * finds the event that causes it; the others commit. Never split, because every event would be refused alike and
+     * a sender told to stop would lose them all: 42 (a statement that does not match the schema) and 23502 (NOT
+     * NULL: every value the ingress builds is non-null, so only a column the statement does not know, added by a
+     * migration, can be null). Nor connection failures, class 08; 40 (serialization failure, deadlock: transient), 53
+     * (out of disk, memory or connections), 57 (operator intervention, shutdown), 58/XX (system). Those fail the
+     * commit with 503.
+     */
+    static boolean refusedForItsData(Throwable failure) {
+        if (!(failure instanceof DatabaseException db) || db.getSqlState() == null) {
+            return false;
+        }
+        String state = db.getSqlState();
+        return state.startsWith("22") || state.startsWith("23") && !state.equals(NOT_NULL_VIOLATION)
+                || state.startsWith("54");
+    }
+
+    /**
+     * The connection failed under the commit before PostgreSQL answered it: closed or reset (a kept connection that
+     * died while idle, a PostgreSQL restart, a network cut), not established, or ended by PostgreSQL itself (class 08,
+     * and 57P01..57P05: shutdown, crash, start-up, idle-session timeout). Not: any other answer from PostgreSQL, which
+     * is the statement's own outcome, and not a fault of ours (a RuntimeException other than Vert.x's), which would
+     * fail again.
+     */
+    static boolean lostConnection(Throwable failure) {
+        if (failure instanceof DatabaseException db) {
+            String state = db.getSqlState();
+            return state != null && (state.startsWith("08") || state.startsWith("57P0"));
+        }
+        return !(failure instanceof RuntimeException) || failure instanceof VertxException;
+    }
+
+    /** Closes every connection kept between commits: the next commits take new ones from the pool. */
+    private void closeKept() {
+        SqlConnection connection;
+        while ((connection = takeKept()) != null) {
+            connection.close();
+        }
+    }
+
+    private SqlConnection takeKept() {
+        SqlConnection connection = kept.poll();
+        if (connection != null) {
+            keptCount.decrementAndGet();
+        }
+        return connection;
+    }
+
+    /** Keeps a connection that just worked, up to one per commit slot; any more go back to the pool. */
+    private void keep(SqlConnection connection) {
+        if (!stopping && keptCount.incrementAndGet() <= maxConcurrentCommits) {
+            kept.add(connection);
+        } else {
+            keptCount.decrementAndGet();
+            connection.close();
+        }
+    }
+
+    /**
+     * Whether a commit would reach PostgreSQL now, as readiness asks it (the pool alone can say yes while the kept
+     * connections are dead, and no while a pool busy with other queries stands beside a kept connection that works):
+     * yes at once when a commit succeeded within {@code fresh} and none failed since; else {@code SELECT 1} where
+     * the next commit would run, on a kept connection, then through the pool. A kept connection that fails the probe
+     * is closed (held out of the pool until the pool's probe ended, so the pool cannot lend it straight back), and
+     * the next commit does not meet it: after an outage the probes find the dead connections before any event does.
+     */
+    public Future<Void> probe(Duration fresh) {
+        if (lastCommitSucceeded && System.nanoTime() - lastCommitNanos < fresh.toNanos()) {
+            return Future.succeededFuture();
+        }
+        SqlConnection connection = takeKept();
+        if (connection == null) {
+            return pool.query("SELECT 1").execute().mapEmpty();
+        }
+        return connection.query("SELECT 1").execute().transform(done -> {
+            if (done.succeeded()) {
+                keep(connection);
+                return Future.succeededFuture();
+            }
+            return pool.query("SELECT 1").execute().<Void>mapEmpty().andThen(pooled -> connection.close());
+        });
     }
 
     /**
@@ -239,11 +475,13 @@ public class GroupCommitWriter {
     private void sweep() {
         long now = System.nanoTime();
         for (InFlight commit : inFlight) {
-            if (now - commit.startedNanos() > writeTimeoutNanos && !commit.batch().get(0).answered.get()) {
+            if (now - commit.startedNanos > writeTimeoutNanos && !commit.answered()) {
                 LOG.warnf("group commit of %d events not answered within %d ms; reporting them as not stored",
-                        commit.batch().size(), writeTimeoutNanos / 1_000_000);
-                commit.batch().forEach(p -> p.answer(StoreOutcome.FAILED));
-                SqlConnection connection = commit.connection().get();
+                        commit.batch.size(), writeTimeoutNanos / 1_000_000);
+                // Even the events a split had already stored: their answers are given together, and a 503 for a
+                // stored event is safe (the sender's retry is answered 200), a 202 for an unknown one is not.
+                commit.batch.forEach(p -> p.answer(StoreOutcome.FAILED));
+                SqlConnection connection = commit.connection.get();
                 if (connection != null) {
                     connection.close();
                 }
@@ -276,14 +514,16 @@ public class GroupCommitWriter {
         return Tuple.of(tenants, ids, bodies, contentTypes, headers, receivedAt);
     }
 
-    private static void answer(List<Pending> batch, RowSet<Row> inserted) {
+    /** Events [from, to) were written: those the statement returned are stored, the others were duplicates. */
+    private static void record(InFlight commit, int from, int to, RowSet<Row> inserted) {
         Set<String> stored = new HashSet<>(inserted.rowCount() * 2);
         for (Row row : inserted) {
             stored.add(key(row.getString(0), row.getString(1)));
         }
-        for (Pending pending : batch) {
-            IncomingEvent e = pending.event;
-            pending.answer(stored.contains(key(e.tenantId(), e.eventId())) ? StoreOutcome.STORED : StoreOutcome.DUPLICATE);
+        for (int i = from; i < to; i++) {
+            IncomingEvent e = commit.batch.get(i).event;
+            commit.outcomes[i] = stored.contains(key(e.tenantId(), e.eventId())) ? StoreOutcome.STORED
+                    : StoreOutcome.DUPLICATE;
         }
     }
 

@@ -73,11 +73,12 @@ class TenantPipelineTests {
         assertInstanceOf(Duplicate.class, admit("evt_1", "w1", 501));
     }
 
-    @Test
-    void afterFailedTheIdCanBeWrittenAgainAndTheWaitersAreReturned() {
+    @ParameterizedTest
+    @EnumSource(value = StoreOutcome.class, names = { "FAILED", "NOT_STORABLE" })
+    void afterFailedOrRefusedTheIdCanBeWrittenAgainAndTheWaitersAreReturned(StoreOutcome outcome) {
         long slot = write("evt_1", 500, LIMIT, WINDOW);
         assertInstanceOf(Joined.class, admit("evt_1", "w1", 500));
-        List<String> waiters = pipeline.complete("evt_1", StoreOutcome.FAILED, slot, 501);
+        List<String> waiters = pipeline.complete("evt_1", outcome, slot, 501);
         assertEquals(List.of("w1"), waiters);
         assertEquals(0, pipeline.inFlightCount());
 
@@ -89,7 +90,7 @@ class TenantPipelineTests {
     }
 
     @ParameterizedTest
-    @EnumSource(value = StoreOutcome.class, names = { "DUPLICATE", "FAILED" })
+    @EnumSource(value = StoreOutcome.class, names = { "DUPLICATE", "FAILED", "NOT_STORABLE" })
     void anOutcomeThatStoredNothingGivesTheRateSlotBack(StoreOutcome outcome) {
         long slot = write("evt_1", 500, 1, WINDOW);
         assertEquals(1, pipeline.windowUsed(500));

@@ -25,6 +25,7 @@ class IngestOutcomeTests {
         assertEquals(IngestOutcome.UNKNOWN_TENANT, IngestOutcome.of(404, null));
         assertEquals(IngestOutcome.TOO_LARGE, IngestOutcome.of(413, null));
         assertEquals(IngestOutcome.UNAVAILABLE, IngestOutcome.of(503, null));
+        assertEquals(IngestOutcome.NOT_STORABLE, IngestOutcome.of(422, null));
         assertNull(IngestOutcome.of(405, null), "a wrong method is not an ingest attempt");
     }
 }

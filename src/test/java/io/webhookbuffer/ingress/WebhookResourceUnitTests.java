@@ -64,6 +64,20 @@ class WebhookResourceUnitTests {
                 "a long id's key does not depend on the body and differs from the body hash");
     }
 
+    @Test
+    void anIdPostgresTextCannotHoldIsReplacedByTheSha256OfItsBytes() throws Exception {
+        byte[] body = "x".getBytes(StandardCharsets.UTF_8);
+        String nul = "evt_\u0000";
+        assertEquals("sha256:" + sha256Hex(nul.getBytes(StandardCharsets.UTF_8)), WebhookResource.dedupeKey(nul, body));
+        assertEquals(WebhookResource.dedupeKey(nul, body), WebhookResource.dedupeKey(new String(nul), "y".getBytes()),
+                "stable, and independent of the body: a retry is a duplicate");
+        assertNotEquals(WebhookResource.dedupeKey("evt_\uD800", body), WebhookResource.dedupeKey("evt_\uDC00", body),
+                "two unpaired surrogates are two ids");
+        assertNotEquals("evt_?", WebhookResource.dedupeKey("evt_\uD800", body));
+        assertEquals("evt_?", WebhookResource.dedupeKey("evt_?", body));
+        assertEquals("evt_\uD83D\uDE00", WebhookResource.dedupeKey("evt_\uD83D\uDE00", body), "a pair is valid text");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "x-signature", "x-hub-signature-256", "stripe-signature", "authorization",
             "proxy-authorization", "x-auth-token", "x-csrf-token", "x-webhook-secret", "x-hmac-sha256", "cookie", "set-cookie",

@@ -4,9 +4,6 @@ import static io.webhookbuffer.testsupport.TestTenants.tenant;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +18,7 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
@@ -60,13 +58,9 @@ class GroupCommitConnectionTests {
         await().atMost(Duration.ofSeconds(10)).until(() -> finished.get() == poolSize); // leave the pool as found
     }
 
-    private int sleeping() throws Exception {
-        try (Connection c = jdbc.getConnection(); Statement s = c.createStatement();
-                ResultSet r = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(3)' "
-                        + "AND state = 'active'")) {
-            r.next();
-            return r.getInt(1);
-        }
+    private int sleeping() {
+        return (int) Db.count(jdbc, "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(3)' "
+                + "AND state = 'active'");
     }
 
     private static void post(String t) {

@@ -1,6 +1,12 @@
 package io.webhookbuffer.testsupport;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
+
+import javax.sql.DataSource;
 
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -26,6 +32,24 @@ public final class Db {
         List<Row> out = new java.util.ArrayList<>();
         rows.forEach(out::add);
         return out;
+    }
+
+    /**
+     * A count read over JDBC ({@code quarkus.datasource.jdbc.url}), for what a test must read beside the reactive pool
+     * under test, or while that pool is busy or cut off.
+     */
+    public static long count(DataSource direct, String sql, Object... parameters) {
+        try (Connection c = direct.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                st.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet r = st.executeQuery()) {
+                r.next();
+                return r.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static long count(Pool pool, String sql, String tenantId) {

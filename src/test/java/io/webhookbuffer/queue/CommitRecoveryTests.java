@@ -1,0 +1,168 @@
+package io.webhookbuffer.queue;
+
+import static io.restassured.RestAssured.given;
+import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.InjectProxy;
+import io.webhookbuffer.testsupport.PostgresProxyResource;
+import io.webhookbuffer.testsupport.Signed;
+import io.webhookbuffer.testsupport.TcpProxy;
+import io.webhookbuffer.testsupport.TestTenants;
+
+/**
+ * After a PostgreSQL blip the group commit recovers without a spurious 503, and readiness says what the commits
+ * see. The app reaches PostgreSQL through a proxy the test cuts; the test reads the database directly.
+ */
+@QuarkusTest
+@TestProfile(CommitRecoveryTests.ProxiedDatabase.class)
+class CommitRecoveryTests {
+
+    private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(1);
+    private static final long LOCK = 7_140_214L;
+
+    public static class ProxiedDatabase implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("buffer.health.timeout", HEALTH_TIMEOUT.toMillis() + "ms");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(PostgresProxyResource.class));
+        }
+    }
+
+    @InjectProxy
+    TcpProxy proxy;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    AgroalDataSource direct; // not through the proxy
+
+    @ConfigProperty(name = "quarkus.datasource.reactive.max-size")
+    int poolSize;
+
+    @AfterEach
+    void restore() throws Exception {
+        proxy.restore();
+    }
+
+    @Test
+    void theFirstEventAfterAnOutageThatSawNoTrafficIs202() throws Exception {
+        String t = tenant().provision();
+        send(t, "before").then().statusCode(202); // the commit keeps its connection
+
+        proxy.cut(); // PostgreSQL goes away and comes back while no event arrives
+        proxy.restore();
+
+        Response after = send(t, "after");
+        assertEquals(202, after.statusCode(), after.asString());
+        assertEquals(2, queued(t));
+    }
+
+    @Test
+    void aCommitWhoseAnswerWasLostIsRetriedAndAnswered202() throws Exception {
+        String t = tenant().provision();
+        send(t, "warm").then().statusCode(202);
+
+        proxy.stallReplies(); // PostgreSQL commits what it gets, its answer never arrives
+        CompletableFuture<Response> lost = CompletableFuture.supplyAsync(() -> send(t, "answer-lost"));
+        await().atMost(Duration.ofSeconds(3)).until(() -> dedupeRows(t, "answer-lost") == 1); // committed
+        proxy.dropConnections(); // the connection dies before the answer came back
+
+        Response answer = lost.get();
+        assertEquals(202, answer.statusCode(), "committed by the first try, found by the retry: " + answer.asString());
+        assertEquals(2, queued(t), "stored once");
+        send(t, "answer-lost").then().statusCode(200);
+    }
+
+    @Test
+    void readinessIsDownWhileCommitsCannotReachPostgresAndUpTheMomentTheyCan() throws Exception {
+        String t = tenant().provision();
+        send(t, "before").then().statusCode(202);
+
+        proxy.cut(); // and no event arrives while PostgreSQL is away
+        await().atMost(Duration.ofSeconds(5)).until(() -> ready() == 503);
+
+        proxy.restore();
+        assertEquals(200, ready(), "the first probe after PostgreSQL is back");
+        Response after = send(t, "after");
+        assertEquals(202, after.statusCode(), "ready means a commit works: " + after.asString());
+    }
+
+    @Test
+    void readinessIsUpWhileCommitsWorkThoughEveryOtherPooledConnectionIsBusy() throws Exception {
+        String t = tenant().provision();
+        send(t, "kept").then().statusCode(202);
+        Thread.sleep(HEALTH_TIMEOUT.toMillis() + 200); // no commit is recent: the probe has to reach PostgreSQL
+
+        AtomicInteger finished = new AtomicInteger();
+        try (Connection holder = direct.getConnection()) {
+            // More queries than the pool lends, each waiting for a lock the test holds: every pooled connection but
+            // the kept one is busy, and one more query waits in the pool's queue.
+            holder.setAutoCommit(false);
+            try (Statement st = holder.createStatement()) {
+                st.execute("SELECT pg_advisory_xact_lock(" + LOCK + ")");
+            }
+            for (int i = 0; i < poolSize; i++) {
+                pool.query("SELECT pg_advisory_xact_lock(" + LOCK + ")").execute()
+                        .subscribe().with(rows -> finished.incrementAndGet(), f -> { });
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> waitingForTheLock() == poolSize - 1);
+
+            assertEquals(200, ready(), "the commit path (its kept connection) reaches PostgreSQL");
+            send(t, "busy").then().statusCode(202);
+            assertEquals(0, finished.get(), "all of it happened while the pool was busy");
+            holder.rollback();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> finished.get() == poolSize); // leave the pool as found
+    }
+
+    private static int ready() {
+        return given().get("/q/health/ready").statusCode();
+    }
+
+    private static Response send(String tenantId, String eventId) {
+        return Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
+                .post("/webhook/" + tenantId);
+    }
+
+    private long queued(String tenantId) {
+        return Db.count(direct, "SELECT count(*) FROM event_queue WHERE tenant_id = ?", tenantId);
+    }
+
+    private long dedupeRows(String tenantId, String eventId) {
+        return Db.count(direct, "SELECT count(*) FROM processed_events WHERE tenant_id = ? AND event_id = ?", tenantId,
+                eventId);
+    }
+
+    private int waitingForTheLock() {
+        return (int) Db.count(direct, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                + " AND wait_event = 'advisory' AND datname = current_database()");
+    }
+}
