@@ -209,8 +209,9 @@ public class GroupCommitWriter {
     }
 
     /**
-     * Graceful shutdown: runs after the HTTP server stopped taking requests ({@code quarkus.shutdown.timeout}) and
-     * before the pool closes, and waits until every queued event is committed or answered, at most
+     * Graceful shutdown: runs after the shutdown delay and the wait for requests in flight
+     * ({@code quarkus.shutdown.delay}, {@code quarkus.shutdown.timeout}; new requests are refused by
+     * {@code ops.ShutdownGate} by then) and before the pool closes, and waits until every queued event is committed or answered, at most
      * {@code buffer.queue.write-timeout} plus a sweep: a sender that was promised an answer gets the true one.
      */
     void finishInFlight(@Observes ShutdownEvent event) {
