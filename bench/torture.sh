@@ -5,7 +5,7 @@
 # 500-poison event; SIGTERM under load and restart), then the checks and one table (TortureIT).
 #
 # usage: bench/torture.sh [--ci]
-#   (default)  the full run, about 15 minutes, on a throwaway PostgreSQL cluster of its own (initdb in a temporary
+#   (default)  the full run, about 12 minutes, on a throwaway PostgreSQL cluster of its own (initdb in a temporary
 #              folder, removed at the end), so that PostgreSQL can really be restarted under load
 #   --ci       the size `mvn -B verify` runs (about 2 minutes) on the test database; a proxy cut stands in for the
 #              restart of the shared PostgreSQL

@@ -125,7 +125,13 @@ final class SignedLoad implements AutoCloseable {
             skipped.incrementAndGet();
             return;
         }
-        send(tenant, eventId);
+        try {
+            send(tenant, eventId);
+        } catch (RuntimeException e) {
+            // Thrown out of the tick, it would end the fixed-rate schedule silently: a request with no answer.
+            inFlight.release();
+            answers.add(new Answer(tenant, eventId, System.currentTimeMillis(), System.currentTimeMillis(), NO_ANSWER));
+        }
     }
 
     /** Sends with a permit already taken; the permit is given back when the answer is recorded. */

@@ -109,7 +109,7 @@ final class TortureReport {
         return missing;
     }
 
-    /** Answers outside {@link #ALLOWED} (no answer included) that do not overlap a window where the process was down. */
+    /** Answers outside {@link #ALLOWED} (no answer included) not overlapping a window where the process was down. */
     Map<Integer, Long> disallowedAnswers() {
         return answers.stream().filter(a -> !ALLOWED.contains(a.status()) && !inDownWindow(a))
                 .collect(Collectors.groupingBy(Answer::status, TreeMap::new, Collectors.counting()));

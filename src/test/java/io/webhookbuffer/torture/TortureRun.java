@@ -104,6 +104,11 @@ final class TortureRun implements AutoCloseable {
         env.put("QUARKUS_LOG_CATEGORY__IO_WEBHOOKBUFFER__LEVEL", "DEBUG");
         env.putAll(settings.deliveryEnv());
         Files.createDirectories(LOG_DIR);
+        try (var old = Files.list(LOG_DIR)) { // the last run's logs and table: what is there is this run's
+            for (Path file : old.toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
     }
 
     /** Starts the service, provisions the tenants and starts the load. */
