@@ -42,7 +42,11 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts a replica on a free port; its output goes to target/{name}.log. */
     public static ServiceProcess start(String name, Map<String, String> extraEnv) throws IOException {
-        int port = freePort();
+        return start(name, freePort(), extraEnv);
+    }
+
+    /** Starts a replica on {@code port} (a restart where the last one listened); output to target/{name}.log. */
+    public static ServiceProcess start(String name, int port, Map<String, String> extraEnv) throws IOException {
         LocalServers.Endpoint pg = postgres();
         LocalServers.Endpoint redis = LocalServers.redis(true);
         String db = pg.host() + ":" + pg.port() + "/" + pg.database();

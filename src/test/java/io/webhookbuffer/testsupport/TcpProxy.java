@@ -121,7 +121,13 @@ public final class TcpProxy implements AutoCloseable {
             while (!s.isClosed()) {
                 try {
                     Socket client = s.accept();
-                    Socket upstream = new Socket(targetHost, targetPort);
+                    Socket upstream;
+                    try {
+                        upstream = new Socket(targetHost, targetPort);
+                    } catch (IOException e) {
+                        closeQuietly(client); // the target is down (restarting): the client sees a reset at once
+                        continue;
+                    }
                     sockets.add(client);
                     sockets.add(upstream);
                     pump(client, upstream, false);
