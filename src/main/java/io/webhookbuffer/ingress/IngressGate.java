@@ -1,0 +1,318 @@
+package io.webhookbuffer.ingress;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.tenant.Tenant;
+import io.webhookbuffer.tenant.TenantDirectory;
+import io.webhookbuffer.usage.UsageCounters;
+import io.webhookbuffer.usage.UsageMetric;
+
+/**
+ * What a request may cost before its sender is authenticated (ARCHITECTURE invariant 9; README "What an
+ * unauthenticated request costs"). A Vert.x route ahead of RESTEasy, which runs once the request head is in and
+ * before any of the body is read:
+ * <ul>
+ * <li>{@code POST /webhook/{id}}: a {@code Content-Length} above the hard ceiling is 413 at once; otherwise the body
+ * stays paused while the tenant is looked up: an unknown or inactive tenant is 404, a {@code Content-Length} above the
+ * tenant's limit 413 and one the replica's budget ({@link InFlightBytes}) cannot take 503, all before a byte of the
+ * body is read. Then the body is read with a deadline (408) and, when its length was not declared, a running cap (413
+ * at the first chunk past the limit) and budget taken chunk by chunk. The tenant and the bytes go on to
+ * {@link WebhookResource} in the routing context; the budget is given back with the answer.</li>
+ * </ul>
+ * An answer given before the request was read in full ends the connection: what the sender still sends is dropped
+ * unread for at most {@link #LINGER_MILLIS} (so that a client that writes its whole body before it reads finds the
+ * answer, not a reset), then the connection closes. Everything here runs on the request's event loop and never blocks.
+ */
+@ApplicationScoped
+public class IngressGate {
+
+    private static final String ADMITTED = IngressGate.class.getName() + ".admitted";
+    /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
+    static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
+    static final long LINGER_MILLIS = 1000;
+
+    /** A request the gate let through: its tenant (known and active) and its whole body, within every limit. */
+    record Admitted(Tenant tenant, byte[] body) {
+    }
+
+    private final TenantDirectory tenants;
+    private final InFlightBytes inFlight;
+    private final UsageCounters usage;
+    private final IngressListener listener;
+    private final ObjectMapper json;
+    private final Vertx vertx;
+    private final int defaultLimit;
+    private final long ceiling;
+    private final long bodyTimeoutMillis;
+    private final long busyRetryAfter;
+    private final long unavailableRetryAfter;
+
+    public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
+            ObjectMapper json, Vertx vertx, IngressConfig config, ActorConfig actor,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling) {
+        this.tenants = tenants;
+        this.inFlight = inFlight;
+        this.usage = usage;
+        this.listener = listener;
+        this.json = json;
+        this.vertx = vertx;
+        this.defaultLimit = config.maxBodyBytes();
+        this.ceiling = ceiling.asLongValue();
+        this.bodyTimeoutMillis = config.bodyTimeout().toMillis();
+        this.busyRetryAfter = actor.overloadedRetryAfterSeconds();
+        this.unavailableRetryAfter = actor.unavailableRetryAfterSeconds();
+    }
+
+    void routes(@Observes Router router) {
+        router.post("/webhook/:tenantId").order(INGEST_ORDER).handler(this::admit);
+    }
+
+    /** What the gate admitted for this request, or null when it did not pass the gate. */
+    static Admitted admitted(RoutingContext routing) {
+        return routing.get(ADMITTED);
+    }
+
+    private void admit(RoutingContext ctx) {
+        long started = System.nanoTime();
+        String tenantId = ctx.pathParam("tenantId");
+        if (!Tenant.isValidId(tenantId)) {
+            refuse(ctx, IngressResponses.notFound(), started);
+            return;
+        }
+        long declared = declaredLength(ctx.request());
+        if (declared > ceiling) {
+            refuse(ctx, IngressResponses.tooLarge(), started); // no tenant may take it: no lookup
+            return;
+        }
+        ctx.request().pause(); // not a byte of the body until the tenant and its limit are known
+        CompletableFuture<Tenant> lookup = tenants.find(tenantId).toCompletableFuture();
+        if (lookup.isDone()) {
+            admit(ctx, lookup, declared, started);
+        } else {
+            Context context = Vertx.currentContext();
+            lookup.whenComplete((tenant, failure) -> context.runOnContext(v -> admit(ctx, lookup, declared, started)));
+        }
+    }
+
+    private void admit(RoutingContext ctx, CompletableFuture<Tenant> lookup, long declared, long started) {
+        Tenant tenant;
+        try {
+            tenant = lookup.join();
+        } catch (CompletionException | CancellationException e) {
+            // Failure policy: fail closed and ask for a retry (503). Without the tenant nothing can be checked, so
+            // nothing of the body is read.
+            refuse(ctx, IngressResponses.unavailable(unavailableRetryAfter), started);
+            return;
+        }
+        if (tenant == null || !tenant.active()) {
+            refuse(ctx, IngressResponses.notFound(), started);
+            return;
+        }
+        if (ctx.response().closed()) {
+            return; // the sender left while the tenant was looked up: nothing taken, nothing to answer
+        }
+        int limit = (int) Math.min(tenant.maxBodyBytes(defaultLimit), ceiling);
+        if (declared > limit) {
+            usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
+            refuse(ctx, IngressResponses.tooLarge(), started);
+        } else if (declared > 0 && !inFlight.tryTake(declared)) {
+            refuse(ctx, IngressResponses.busy(busyRetryAfter), started);
+        } else {
+            new BodyRead(ctx, tenant, limit, declared, started).start();
+        }
+    }
+
+    /** The declared body length; -1 when there is none (chunked, or no body). Netty has checked its syntax. */
+    private static long declaredLength(HttpServerRequest request) {
+        String value = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (value == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            return -1; // read with the running cap like a chunked body
+        }
+    }
+
+    /** One request's body as it arrives: the running cap, the deadline and its share of the replica's budget. */
+    private final class BodyRead {
+
+        private final RoutingContext ctx;
+        private final Tenant tenant;
+        private final int limit;
+        private final long started;
+        /** A declared body is copied into its final array as it arrives; one of unknown length is kept in chunks. */
+        private final byte[] declared;
+        private final List<Buffer> chunks;
+        private int size;
+        /** Budget held for this request: the declared length, or what has arrived of a body of unknown length. */
+        private long taken;
+        private long deadline;
+        /** Answered, or read in full and passed on: later chunks and timers change nothing. */
+        private boolean over;
+
+        BodyRead(RoutingContext ctx, Tenant tenant, int limit, long declaredLength, long started) {
+            this.ctx = ctx;
+            this.tenant = tenant;
+            this.limit = limit;
+            this.started = started;
+            this.declared = declaredLength >= 0 ? new byte[(int) declaredLength] : null;
+            this.chunks = declaredLength >= 0 ? null : new ArrayList<>();
+            this.taken = Math.max(0, declaredLength);
+        }
+
+        void start() {
+            HttpServerRequest request = ctx.request();
+            ctx.addEndHandler(answered -> {
+                vertx.cancelTimer(deadline);
+                inFlight.giveBack(taken);
+                taken = 0;
+            });
+            deadline = vertx.setTimer(bodyTimeoutMillis, id -> refuse(IngressResponses.bodyTimeout()));
+            request.handler(this::chunk);
+            request.endHandler(end -> complete());
+            if (request.version() == HttpVersion.HTTP_1_1
+                    && "100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))) {
+                ctx.response().writeContinue();
+            }
+            request.resume();
+        }
+
+        private void chunk(Buffer chunk) {
+            if (over) {
+                return;
+            }
+            int length = chunk.length();
+            // A declared body cannot outgrow its Content-Length (Netty ends the request there): the cap is for the rest.
+            if (length > (declared != null ? declared.length : limit) - size) {
+                usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
+                refuse(IngressResponses.tooLarge());
+            } else if (declared != null) {
+                chunk.getBytes(declared, size);
+                size += length;
+            } else if (inFlight.tryTake(length)) {
+                taken += length;
+                chunks.add(chunk);
+                size += length;
+            } else {
+                refuse(IngressResponses.busy(busyRetryAfter));
+            }
+        }
+
+        private void complete() {
+            if (over) {
+                return;
+            }
+            over = true;
+            vertx.cancelTimer(deadline);
+            ctx.put(ADMITTED, new Admitted(tenant, declared != null ? declared : joined()));
+            ctx.next();
+        }
+
+        private byte[] joined() {
+            byte[] body = new byte[size];
+            int at = 0;
+            for (Buffer chunk : chunks) {
+                chunk.getBytes(body, at);
+                at += chunk.length();
+            }
+            chunks.clear();
+            return body;
+        }
+
+        private void refuse(RestResponse<IngressReply> answer) {
+            if (!over) {
+                over = true;
+                vertx.cancelTimer(deadline);
+                IngressGate.this.refuse(ctx, answer, started);
+            }
+        }
+    }
+
+    /**
+     * Writes one of the ingest contract's answers ({@link IngressResponses}) without RESTEasy, and ends the connection
+     * when the request was not read in full.
+     */
+    private void refuse(RoutingContext ctx, RestResponse<IngressReply> answer, long started) {
+        IngestOutcome outcome = IngestOutcome.of(answer.getStatus(), answer.getEntity());
+        if (outcome != null) {
+            listener.answered(outcome, System.nanoTime() - started);
+        }
+        HttpServerResponse response = ctx.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        HttpServerRequest request = ctx.request();
+        boolean unread = !request.isEnded();
+        boolean http1 = request.version() != HttpVersion.HTTP_2;
+        response.setStatusCode(answer.getStatus());
+        answer.getHeaders().forEach((name, values) -> values.forEach(v -> response.headers().add(name, v.toString())));
+        response.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        if (http1 && unread) {
+            response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        }
+        response.end(Buffer.buffer(encode(answer.getEntity())));
+        if (unread) {
+            lingerThenEnd(request, http1);
+        }
+    }
+
+    /**
+     * Reads and drops what the sender still sends, for at most {@link #LINGER_MILLIS}, then ends the connection
+     * (HTTP/1.x) or only the request's stream (HTTP/2: reset, NO_ERROR; the connection's other streams go on).
+     */
+    private void lingerThenEnd(HttpServerRequest request, boolean http1) {
+        HttpConnection connection = request.connection();
+        long timer = vertx.setTimer(LINGER_MILLIS, id -> {
+            if (http1) {
+                connection.close();
+            } else {
+                request.response().reset(0);
+            }
+        });
+        request.handler(dropped -> {
+        });
+        request.endHandler(end -> {
+            vertx.cancelTimer(timer);
+            if (http1) {
+                connection.close();
+            }
+        });
+        request.resume();
+    }
+
+    private byte[] encode(IngressReply reply) {
+        try {
+            return json.writeValueAsBytes(reply);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an ingest answer did not serialise", e); // a record of strings: never
+        }
+    }
+}
