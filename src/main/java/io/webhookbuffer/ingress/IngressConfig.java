@@ -37,4 +37,8 @@ public interface IngressConfig {
     /** Time a sender has, from the end of the request head, to send the whole body (408 and the connection closed). */
     @WithDefault("30s")
     Duration bodyTimeout();
+
+    /** Most header lines a request may carry (431 beyond); the bytes of the head are capped by Quarkus. */
+    @WithDefault("100")
+    int maxHeaderCount();
 }

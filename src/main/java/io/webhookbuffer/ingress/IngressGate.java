@@ -2,6 +2,7 @@ package io.webhookbuffer.ingress;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -10,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -35,9 +37,12 @@ import io.webhookbuffer.usage.UsageMetric;
 
 /**
  * What a request may cost before its sender is authenticated (ARCHITECTURE invariant 9; README "What an
- * unauthenticated request costs"). A Vert.x route ahead of RESTEasy, which runs once the request head is in and
+ * unauthenticated request costs"). Two Vert.x routes ahead of RESTEasy, which run once the request head is in and
  * before any of the body is read:
  * <ul>
+ * <li>every request: at most {@code buffer.ingress.max-header-count} header lines (431), and for HTTP/1.x exactly
+ * one {@code Host} line with a host in it (RFC 9112 §3.2: 400 {@code invalid_host}, also for the requests Vert.x
+ * Web itself refuses for their Host, which would otherwise reach Quarkus's error page with an ERROR line);</li>
  * <li>{@code POST /webhook/{id}}: a {@code Content-Length} above the hard ceiling is 413 at once; otherwise the body
  * stays paused while the tenant is looked up: an unknown or inactive tenant is 404, a {@code Content-Length} above the
  * tenant's limit 413 and one the replica's budget ({@link InFlightBytes}) cannot take 503, all before a byte of the
@@ -52,7 +57,10 @@ import io.webhookbuffer.usage.UsageMetric;
 @ApplicationScoped
 public class IngressGate {
 
+    private static final Logger LOG = Logger.getLogger(IngressGate.class);
     private static final String ADMITTED = IngressGate.class.getName() + ".admitted";
+    /** Every request, first. */
+    static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
     static final long LINGER_MILLIS = 1000;
@@ -70,6 +78,7 @@ public class IngressGate {
     private final int defaultLimit;
     private final long ceiling;
     private final long bodyTimeoutMillis;
+    private final int maxHeaderCount;
     private final long busyRetryAfter;
     private final long unavailableRetryAfter;
 
@@ -85,11 +94,13 @@ public class IngressGate {
         this.defaultLimit = config.maxBodyBytes();
         this.ceiling = ceiling.asLongValue();
         this.bodyTimeoutMillis = config.bodyTimeout().toMillis();
+        this.maxHeaderCount = config.maxHeaderCount();
         this.busyRetryAfter = actor.overloadedRetryAfterSeconds();
         this.unavailableRetryAfter = actor.unavailableRetryAfterSeconds();
     }
 
     void routes(@Observes Router router) {
+        router.route().order(HEAD_ORDER).handler(this::checkHead).failureHandler(this::refuseUnroutableHost);
         router.post("/webhook/:tenantId").order(INGEST_ORDER).handler(this::admit);
     }
 
@@ -98,16 +109,55 @@ public class IngressGate {
         return routing.get(ADMITTED);
     }
 
+    private void checkHead(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        int lines = 0;
+        int hosts = 0;
+        boolean blankHost = false;
+        for (Map.Entry<String, String> header : request.headers()) {
+            lines++;
+            if ("host".equalsIgnoreCase(header.getKey())) {
+                hosts++;
+                blankHost |= header.getValue().isBlank();
+            }
+        }
+        if (lines > maxHeaderCount) {
+            LOG.debugf("refused %s %s: %d header lines", request.method(), request.path(), lines);
+            refuse(ctx, IngressResponses.tooManyHeaders(), System.nanoTime(), true);
+        } else if (request.version() != HttpVersion.HTTP_2 && (hosts > 1 || blankHost)) {
+            LOG.debugf("refused %s %s: %d Host lines%s", request.method(), request.path(), hosts,
+                    blankHost ? ", an empty one" : "");
+            refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
+        } else {
+            ctx.next();
+        }
+    }
+
+    /**
+     * Vert.x Web fails a request without a Host (HTTP/1.1; {@code :authority} for HTTP/2), or with one it cannot
+     * parse, with a 400 before any route runs; answered here, it is the documented JSON 400 at DEBUG instead of
+     * Quarkus's error page and an ERROR line.
+     */
+    private void refuseUnroutableHost(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        if (ctx.statusCode() == 400 && request.version() != HttpVersion.HTTP_1_0 && request.authority() == null) {
+            LOG.debugf("refused %s %s: no usable Host", request.method(), request.path());
+            refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
+        } else {
+            ctx.next();
+        }
+    }
+
     private void admit(RoutingContext ctx) {
         long started = System.nanoTime();
         String tenantId = ctx.pathParam("tenantId");
         if (!Tenant.isValidId(tenantId)) {
-            refuse(ctx, IngressResponses.notFound(), started);
+            refuse(ctx, IngressResponses.notFound(), started, false);
             return;
         }
         long declared = declaredLength(ctx.request());
         if (declared > ceiling) {
-            refuse(ctx, IngressResponses.tooLarge(), started); // no tenant may take it: no lookup
+            refuse(ctx, IngressResponses.tooLarge(), started, false); // no tenant may take it: no lookup
             return;
         }
         ctx.request().pause(); // not a byte of the body until the tenant and its limit are known
@@ -127,11 +177,11 @@ public class IngressGate {
         } catch (CompletionException | CancellationException e) {
             // Failure policy: fail closed and ask for a retry (503). Without the tenant nothing can be checked, so
             // nothing of the body is read.
-            refuse(ctx, IngressResponses.unavailable(unavailableRetryAfter), started);
+            refuse(ctx, IngressResponses.unavailable(unavailableRetryAfter), started, false);
             return;
         }
         if (tenant == null || !tenant.active()) {
-            refuse(ctx, IngressResponses.notFound(), started);
+            refuse(ctx, IngressResponses.notFound(), started, false);
             return;
         }
         if (ctx.response().closed()) {
@@ -140,9 +190,9 @@ public class IngressGate {
         int limit = (int) Math.min(tenant.maxBodyBytes(defaultLimit), ceiling);
         if (declared > limit) {
             usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
-            refuse(ctx, IngressResponses.tooLarge(), started);
+            refuse(ctx, IngressResponses.tooLarge(), started, false);
         } else if (declared > 0 && !inFlight.tryTake(declared)) {
-            refuse(ctx, IngressResponses.busy(busyRetryAfter), started);
+            refuse(ctx, IngressResponses.busy(busyRetryAfter), started, false);
         } else {
             new BodyRead(ctx, tenant, limit, declared, started).start();
         }
@@ -251,16 +301,16 @@ public class IngressGate {
             if (!over) {
                 over = true;
                 vertx.cancelTimer(deadline);
-                IngressGate.this.refuse(ctx, answer, started);
+                IngressGate.this.refuse(ctx, answer, started, false);
             }
         }
     }
 
     /**
      * Writes one of the ingest contract's answers ({@link IngressResponses}) without RESTEasy, and ends the connection
-     * when the request was not read in full.
+     * when the request was not read in full, or when {@code close} says so.
      */
-    private void refuse(RoutingContext ctx, RestResponse<IngressReply> answer, long started) {
+    private void refuse(RoutingContext ctx, RestResponse<IngressReply> answer, long started, boolean close) {
         IngestOutcome outcome = IngestOutcome.of(answer.getStatus(), answer.getEntity());
         if (outcome != null) {
             listener.answered(outcome, System.nanoTime() - started);
@@ -275,12 +325,14 @@ public class IngressGate {
         response.setStatusCode(answer.getStatus());
         answer.getHeaders().forEach((name, values) -> values.forEach(v -> response.headers().add(name, v.toString())));
         response.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-        if (http1 && unread) {
+        if (http1 && (unread || close)) {
             response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
         }
         response.end(Buffer.buffer(encode(answer.getEntity())));
         if (unread) {
             lingerThenEnd(request, http1);
+        } else if (http1 && close) {
+            request.connection().close();
         }
     }
 

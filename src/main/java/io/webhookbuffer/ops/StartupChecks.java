@@ -109,6 +109,7 @@ public class StartupChecks {
                         + " quarkus.http.limits.max-body-size (" + bodyCeiling + ": a body of the largest size must fit"
                         + " alone, or its 503s would be retried for ever), was " + ingress.maxInFlightBytes())
                 .positive("buffer.ingress.body-timeout", ingress.bodyTimeout())
+                .range("buffer.ingress.max-header-count", ingress.maxHeaderCount(), 1, 10_000)
                 .range("buffer.queue.max-batch-size", queue.maxBatchSize(), 1, 10_000)
                 .range("buffer.queue.max-concurrent-commits", queue.maxConcurrentCommits(), 1, 64)
                 .positive("buffer.queue.write-timeout", queue.writeTimeout())

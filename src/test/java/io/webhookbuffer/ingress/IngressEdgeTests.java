@@ -23,6 +23,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.RawHttp.Answer;
@@ -30,7 +31,8 @@ import io.webhookbuffer.testsupport.TestTenants;
 
 /**
  * What a request costs before its sender is authenticated (README "What an unauthenticated request costs"), seen
- * from a raw socket: refusals come before the body is sent, and an over-long chunked body is cut at the limit.
+ * from a raw socket: refusals come before the body is sent, an over-long chunked body is cut at the limit, and a
+ * request head that RFC 9112 §3.2 calls invalid gets the documented JSON 400.
  */
 @QuarkusTest
 class IngressEdgeTests {
@@ -126,6 +128,87 @@ class IngressEdgeTests {
             http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Expect: 100-continue", "Content-Length: " + BIG));
             assertEquals(413, http.answer(ANSWER).status(), "refused at once, never invited to send");
         }
+    }
+
+    @Test
+    void missingHostIsTheDocumentedJson400WithoutAnErrorLine() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"host\":\"none\"}".getBytes(StandardCharsets.UTF_8);
+        try (CapturedLog log = CapturedLog.start()) {
+            for (String path : List.of("/webhook/" + t, "/q/health/live")) {
+                try (RawHttp http = RawHttp.open()) {
+                    http.send(head("POST " + path, "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)),
+                            "Content-Length: " + body.length)).send(body);
+                    assertInvalidHost(http.answer(ANSWER), path);
+                }
+            }
+            assertEquals(List.of(), log.errors(), "a client's mistake is not an ERROR");
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
+    @Test
+    void emptyRepeatedOrMalformedHostIs400AndNothingIsStored() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"host\":\"odd\"}".getBytes(StandardCharsets.UTF_8);
+        String signature = "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body));
+        try (CapturedLog log = CapturedLog.start()) {
+            for (List<String> hosts : List.of(List.of("Host:"), List.of("Host: 127.0.0.1", "Host: evil.example"),
+                    List.of("Host: 127.0.0.1", "Host: 127.0.0.1"), List.of("Host: a b"))) {
+                try (RawHttp http = RawHttp.open()) {
+                    StringBuilder request = new StringBuilder("POST /webhook/" + t + " HTTP/1.1\r\n");
+                    hosts.forEach(h -> request.append(h).append("\r\n"));
+                    request.append(signature).append("\r\nContent-Length: ").append(body.length).append("\r\n\r\n");
+                    http.send(request.toString()).send(body);
+                    assertInvalidHost(http.answer(ANSWER), hosts.toString());
+                }
+            }
+            assertEquals(List.of(), log.errors());
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
+    @Test
+    void http10WithoutHostIsStillServed() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"http\":\"1.0\"}".getBytes(StandardCharsets.UTF_8);
+        try (RawHttp http = RawHttp.open()) {
+            http.send("POST /webhook/" + t + " HTTP/1.0\r\nX-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body))
+                    + "\r\nContent-Length: " + body.length + "\r\n\r\n").send(body);
+            assertEquals(202, http.answer(ANSWER).status(), "HTTP/1.0 does not require Host (RFC 9112 §3.2)");
+        }
+    }
+
+    @Test
+    void moreHeaderLinesThanTheLimitIs431() throws Exception {
+        String t = tenant().provision();
+        assertEquals(202, withHeaderLines(t, 99).status());
+        assertEquals(202, withHeaderLines(t, 100).status(), "at the limit the request is served");
+        Answer over = withHeaderLines(t, 101);
+        assertEquals(431, over.status());
+        assertEquals("too_many_headers", json(over).getString("status"));
+    }
+
+    /** A signed webhook whose head has {@code lines} header lines (Host, X-Signature, Content-Length, padding). */
+    private static Answer withHeaderLines(String tenant, int lines) throws Exception {
+        byte[] body = ("{\"lines\":" + lines + "}").getBytes(StandardCharsets.UTF_8);
+        StringBuilder request = new StringBuilder("POST /webhook/" + tenant + " HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                .append("X-Signature: ").append(Hex.encode(Hmac.hmacSha256(SECRET, body)))
+                .append("\r\nContent-Length: ").append(body.length).append("\r\n");
+        for (int i = 3; i < lines; i++) {
+            request.append("X-Pad: ").append(i).append("\r\n");
+        }
+        try (RawHttp http = RawHttp.open()) {
+            http.send(request.append("\r\n").toString()).send(body);
+            return http.answer(ANSWER);
+        }
+    }
+
+    private static void assertInvalidHost(Answer answer, String what) {
+        assertEquals(400, answer.status(), what);
+        JsonObject reply = json(answer);
+        assertEquals("bad_request", reply.getString("status"), what);
+        assertEquals("invalid_host", reply.getString("reason"), what);
     }
 
     private static JsonObject json(Answer answer) {
