@@ -40,9 +40,10 @@ import io.webhookbuffer.usage.UsageMetric;
  * unauthenticated request costs"). Two Vert.x routes ahead of RESTEasy, which run once the request head is in and
  * before any of the body is read:
  * <ul>
- * <li>every request: at most {@code buffer.ingress.max-header-count} header lines (431), and for HTTP/1.x exactly
- * one {@code Host} line with a host in it (RFC 9112 §3.2: 400 {@code invalid_host}, also for the requests Vert.x
- * Web itself refuses for their Host, which would otherwise reach Quarkus's error page with an ERROR line);</li>
+ * <li>every request: at most {@code buffer.ingress.max-header-count} header lines (431), no empty and no second
+ * {@code Host} line, and for HTTP/1.1 one that Vert.x can parse (RFC 9112 §3.2: 400 {@code invalid_host}; a missing or
+ * unparseable Host fails in Vert.x Web's router before any route runs, and is answered here rather than by Quarkus's
+ * error page with an ERROR line);</li>
  * <li>{@code POST /webhook/{id}}: a {@code Content-Length} above the hard ceiling is 413 at once; otherwise the body
  * stays paused while the tenant is looked up: an unknown or inactive tenant is 404, a {@code Content-Length} above the
  * tenant's limit 413 and one the replica's budget ({@link InFlightBytes}) cannot take 503, all before a byte of the
@@ -52,7 +53,9 @@ import io.webhookbuffer.usage.UsageMetric;
  * </ul>
  * An answer given before the request was read in full ends the connection: what the sender still sends is dropped
  * unread for at most {@link #LINGER_MILLIS} (so that a client that writes its whole body before it reads finds the
- * answer, not a reset), then the connection closes. Everything here runs on the request's event loop and never blocks.
+ * answer, not a reset), then the connection closes. HTTP/1.x only ({@code quarkus.http.http2=false}, checked at
+ * start-up): RESTEasy cannot take an HTTP/2 request whose stream the gate has read to its end. Everything here runs on
+ * the request's event loop and never blocks.
  */
 @ApplicationScoped
 public class IngressGate {
@@ -124,7 +127,7 @@ public class IngressGate {
         if (lines > maxHeaderCount) {
             LOG.debugf("refused %s %s: %d header lines", request.method(), request.path(), lines);
             refuse(ctx, IngressResponses.tooManyHeaders(), System.nanoTime(), true);
-        } else if (request.version() != HttpVersion.HTTP_2 && (hosts > 1 || blankHost)) {
+        } else if (hosts > 1 || blankHost) {
             LOG.debugf("refused %s %s: %d Host lines%s", request.method(), request.path(), hosts,
                     blankHost ? ", an empty one" : "");
             refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
@@ -134,13 +137,12 @@ public class IngressGate {
     }
 
     /**
-     * Vert.x Web fails a request without a Host (HTTP/1.1; {@code :authority} for HTTP/2), or with one it cannot
-     * parse, with a 400 before any route runs; answered here, it is the documented JSON 400 at DEBUG instead of
-     * Quarkus's error page and an ERROR line.
+     * Vert.x Web fails an HTTP/1.1 request without a Host, or with one it cannot parse, with a 400 before any route
+     * runs; answered here, it is the documented JSON 400 at DEBUG instead of Quarkus's error page and an ERROR line.
      */
     private void refuseUnroutableHost(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
-        if (ctx.statusCode() == 400 && request.version() != HttpVersion.HTTP_1_0 && request.authority() == null) {
+        if (ctx.statusCode() == 400 && request.version() == HttpVersion.HTTP_1_1 && request.authority() == null) {
             LOG.debugf("refused %s %s: no usable Host", request.method(), request.path());
             refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
         } else {
@@ -321,41 +323,29 @@ public class IngressGate {
         }
         HttpServerRequest request = ctx.request();
         boolean unread = !request.isEnded();
-        boolean http1 = request.version() != HttpVersion.HTTP_2;
         response.setStatusCode(answer.getStatus());
         answer.getHeaders().forEach((name, values) -> values.forEach(v -> response.headers().add(name, v.toString())));
         response.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-        if (http1 && (unread || close)) {
+        if (unread || close) {
             response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
         }
         response.end(Buffer.buffer(encode(answer.getEntity())));
         if (unread) {
-            lingerThenEnd(request, http1);
-        } else if (http1 && close) {
+            lingerThenClose(request);
+        } else if (close) {
             request.connection().close();
         }
     }
 
-    /**
-     * Reads and drops what the sender still sends, for at most {@link #LINGER_MILLIS}, then ends the connection
-     * (HTTP/1.x) or only the request's stream (HTTP/2: reset, NO_ERROR; the connection's other streams go on).
-     */
-    private void lingerThenEnd(HttpServerRequest request, boolean http1) {
+    /** Reads and drops what the sender still sends, for at most {@link #LINGER_MILLIS}, then closes. */
+    private void lingerThenClose(HttpServerRequest request) {
         HttpConnection connection = request.connection();
-        long timer = vertx.setTimer(LINGER_MILLIS, id -> {
-            if (http1) {
-                connection.close();
-            } else {
-                request.response().reset(0);
-            }
-        });
+        long timer = vertx.setTimer(LINGER_MILLIS, id -> connection.close());
         request.handler(dropped -> {
         });
         request.endHandler(end -> {
             vertx.cancelTimer(timer);
-            if (http1) {
-                connection.close();
-            }
+            connection.close();
         });
         request.resume();
     }

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -19,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.common.Hex;
@@ -54,6 +59,18 @@ class IngressEdgeTests {
                 "a connection cap per replica");
         assertEquals(25L * 1024 * 1024, config.getValue("quarkus.http.limits.max-body-size", MemorySize.class)
                 .asLongValue(), "the hard ceiling admits GitHub's largest payload (25 MB)");
+    }
+
+    @Test
+    void aClientThatOffersAnH2cUpgradeIsServedOverHttp11() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"upgrade\":\"h2c\"}".getBytes(StandardCharsets.UTF_8);
+        HttpClient client = HttpClient.newHttpClient(); // HTTP/2 preferred: it asks a cleartext server to upgrade
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port
+                + "/webhook/" + t)).header("X-Signature", Hex.encode(Hmac.hmacSha256(SECRET, body)))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(202, answer.statusCode(), answer.body());
+        assertEquals(HttpClient.Version.HTTP_1_1, answer.version(), "the buffer speaks HTTP/1.1 only");
     }
 
     @Test

@@ -83,6 +83,12 @@ class StartupChecksTests {
     }
 
     @Test
+    void http2IsRefused() {
+        assertEquals(1, StartupChecks.http2Problems(true).problems().size());
+        assertEquals(List.of(), StartupChecks.http2Problems(false).problems());
+    }
+
+    @Test
     void deliveryBoundsAreChecked() {
         List<String> problems = problemsWith(Map.of("buffer.delivery.backoff-cap", "1s",
                 "buffer.delivery.backoff-base", "2s", "buffer.delivery.batch-size", "0"));
