@@ -51,9 +51,9 @@ import io.webhookbuffer.usage.UsageMetric;
  * at the first chunk past the limit) and budget taken chunk by chunk. The tenant and the bytes go on to
  * {@link WebhookResource} in the routing context; the budget is given back with the answer.</li>
  * </ul>
- * An answer given before the request was read in full ends the connection: what the sender still sends is dropped
- * unread for at most {@link #LINGER_MILLIS} (so that a client that writes its whole body before it reads finds the
- * answer, not a reset), then the connection closes. HTTP/1.x only ({@code quarkus.http.http2=false}, checked at
+ * An answer given before the request was read in full ends the connection: what the sender still sends is read and
+ * dropped for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES} (so that a client that writes its whole body
+ * before it reads finds the answer, not a reset), then the connection closes. HTTP/1.x only ({@code quarkus.http.http2=false}, checked at
  * start-up): RESTEasy cannot take an HTTP/2 request whose stream the gate has read to its end. Everything here runs on
  * the request's event loop and never blocks.
  */
@@ -67,6 +67,7 @@ public class IngressGate {
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
     static final long LINGER_MILLIS = 1000;
+    static final long LINGER_BYTES = 1024 * 1024;
 
     /** A request the gate let through: its tenant (known and active) and its whole body, within every limit. */
     record Admitted(Tenant tenant, byte[] body) {
@@ -337,11 +338,19 @@ public class IngressGate {
         }
     }
 
-    /** Reads and drops what the sender still sends, for at most {@link #LINGER_MILLIS}, then closes. */
+    /**
+     * Reads and drops what the sender still sends, for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES} (past
+     * those, reading stops and the kernel's buffers take the rest until the connection closes), then closes.
+     */
     private void lingerThenClose(HttpServerRequest request) {
         HttpConnection connection = request.connection();
         long timer = vertx.setTimer(LINGER_MILLIS, id -> connection.close());
-        request.handler(dropped -> {
+        long[] dropped = { 0 };
+        request.handler(chunk -> {
+            dropped[0] += chunk.length();
+            if (dropped[0] > LINGER_BYTES) {
+                request.pause();
+            }
         });
         request.endHandler(end -> {
             vertx.cancelTimer(timer);
