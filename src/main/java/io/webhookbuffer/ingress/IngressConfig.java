@@ -1,5 +1,6 @@
 package io.webhookbuffer.ingress;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.smallrye.config.ConfigMapping;
@@ -23,4 +24,21 @@ public interface IngressConfig {
      */
     @WithDefault("user-agent,x-event-type,x-request-id")
     List<String> forwardHeaders();
+
+    /**
+     * Body bytes the requests in flight on this replica may hold at once, all tenants together: taken when a request
+     * is admitted (its {@code Content-Length}, or chunk by chunk) and given back with its answer. A request that
+     * does not fit is answered 503 with {@code Retry-After} before more of its body is read. At least
+     * {@code quarkus.http.limits.max-body-size}, so that the largest body can always be taken alone.
+     */
+    @WithDefault("67108864")
+    long maxInFlightBytes();
+
+    /** Time a sender has, from the end of the request head, to send the whole body (408 and the connection closed). */
+    @WithDefault("30s")
+    Duration bodyTimeout();
+
+    /** Most header lines a request may carry (431 beyond); the bytes of the head are capped by Quarkus. */
+    @WithDefault("100")
+    int maxHeaderCount();
 }

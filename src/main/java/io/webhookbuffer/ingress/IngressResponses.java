@@ -63,4 +63,28 @@ final class IngressResponses {
                 .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "not_stored"))
                 .header("Retry-After", Long.toString(retryAfterSeconds)).build();
     }
+
+    // Refusals at the edge (IngressGate), before the sender is authenticated.
+
+    /** No {@code Host} line in an HTTP/1.1 request, an empty one, two of them, or one that is not a host[:port]. */
+    static RestResponse<IngressReply> invalidHost() {
+        return RestResponse.status(RestResponse.Status.BAD_REQUEST, new IngressReply("bad_request", null, "invalid_host"));
+    }
+
+    static RestResponse<IngressReply> tooManyHeaders() {
+        return RestResponse.ResponseBuilder.<IngressReply>create(431).entity(IngressReply.status("too_many_headers"))
+                .build();
+    }
+
+    /** The body did not arrive within {@code buffer.ingress.body-timeout}: nothing was stored. */
+    static RestResponse<IngressReply> bodyTimeout() {
+        return RestResponse.status(RestResponse.Status.REQUEST_TIMEOUT, IngressReply.status("request_timeout"));
+    }
+
+    /** The replica holds {@code buffer.ingress.max-in-flight-bytes} of bodies already: nothing was stored. */
+    static RestResponse<IngressReply> busy(long retryAfterSeconds) {
+        return RestResponse.ResponseBuilder
+                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "replica_busy"))
+                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    }
 }

@@ -16,12 +16,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 
-import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.common.Hex;
@@ -29,7 +29,6 @@ import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
-import io.webhookbuffer.tenant.TenantDirectory;
 import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageMetric;
 import io.webhookbuffer.verify.HandshakeAnswer;
@@ -49,23 +48,19 @@ public class WebhookResource {
     static final int MAX_EVENT_ID_LENGTH = 200;
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
-    private final TenantDirectory tenants;
     private final TenantActors actors;
-    private final IngressConfig config;
     private final UsageCounters usage;
     private final long unavailableRetryAfter;
     private final String[] forwardHeaders;
     private final ReceiveClock clock;
     private final IngressListener listener;
 
-    public WebhookResource(TenantDirectory tenants, TenantActors actors, IngressConfig config, ActorConfig actorConfig,
-            ReceiveClock clock, UsageCounters usage, IngressListener listener) {
-        this.tenants = tenants;
+    public WebhookResource(TenantActors actors, IngressConfig config, ActorConfig actorConfig, ReceiveClock clock,
+            UsageCounters usage, IngressListener listener) {
         this.clock = clock;
         this.usage = usage;
         this.listener = listener;
         this.actors = actors;
-        this.config = config;
         this.unavailableRetryAfter = actorConfig.unavailableRetryAfterSeconds();
         this.forwardHeaders = config.forwardHeaders().stream()
                 .map(h -> h.strip().toLowerCase(Locale.ROOT))
@@ -74,16 +69,17 @@ public class WebhookResource {
                 .toArray(String[]::new);
     }
 
+    /** The tenant and the body come from {@link IngressGate}, which read the body within the tenant's limits. */
     @POST
-    public Uni<RestResponse<IngressReply>> ingest(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
+    public Uni<RestResponse<IngressReply>> ingest(HttpServerRequest request, RoutingContext routing) {
         long started = System.nanoTime();
-        if (!Tenant.isValidId(tenantId)) {
+        IngressGate.Admitted admitted = IngressGate.admitted(routing);
+        if (admitted == null) {
+            // Only the gate reads ingest bodies; a request it did not admit has none to offer.
             return Uni.createFrom().item(observed(IngressResponses.notFound(), started));
         }
         long receivedAt = clock.millis();
-        byte[] raw = body == null ? new byte[0] : body;
-        return Uni.createFrom().completionStage(tenants.find(tenantId))
-                .onItem().transformToUni(tenant -> Uni.createFrom().completionStage(admit(tenant, request, raw, receivedAt)))
+        return Uni.createFrom().completionStage(() -> admit(admitted.tenant(), request, admitted.body(), receivedAt))
                 .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter))
                 .map(response -> observed(response, started));
     }
@@ -98,15 +94,9 @@ public class WebhookResource {
 
     private CompletionStage<RestResponse<IngressReply>> admit(Tenant tenant, HttpServerRequest request, byte[] body,
             long receivedAt) {
-        if (tenant == null || !tenant.active()) {
-            return done(IngressResponses.notFound());
-        }
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
-        if (body.length > tenant.maxBodyBytes(config.maxBodyBytes())) {
-            return done(IngressResponses.tooLarge());
-        }
         SignatureVerifier verifier = tenant.verifier();
         if (verifier == null) {
             // Failure policy: fail closed. A tenant whose scheme this build does not know (or whose settings make

@@ -7,6 +7,7 @@ import static io.webhookbuffer.metrics.MetricNames.COMMIT_SECONDS;
 import static io.webhookbuffer.metrics.MetricNames.DEAD_LETTERED;
 import static io.webhookbuffer.metrics.MetricNames.DELIVERED;
 import static io.webhookbuffer.metrics.MetricNames.FAILED_BATCHES;
+import static io.webhookbuffer.metrics.MetricNames.INGRESS_IN_FLIGHT;
 import static io.webhookbuffer.metrics.MetricNames.MAILBOX_DEPTH;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,15 +19,19 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.delivery.Drainer;
+import io.webhookbuffer.ingress.InFlightBytes;
 import io.webhookbuffer.queue.BatchStats;
 import io.webhookbuffer.queue.GroupCommitWriter;
 
-/** Group-commit, delivery-total and actor meters over the other packages' counters (names: {@link MetricNames}). */
+/**
+ * Group-commit, delivery-total, ingress and actor meters over the other packages' counters (names:
+ * {@link MetricNames}).
+ */
 @ApplicationScoped
 public class CoreMetrics {
 
     void register(@Observes StartupEvent event, MeterRegistry registry, GroupCommitWriter writer, TenantActors actors,
-            Drainer drainer) {
+            Drainer drainer, InFlightBytes inFlight) {
         BatchStats stats = writer.stats();
         FunctionCounter.builder(COMMITS.name(), stats, BatchStats::commits)
                 .description(COMMITS.description()).register(registry);
@@ -40,6 +45,8 @@ public class CoreMetrics {
                 .description(DEAD_LETTERED.description()).register(registry);
         FunctionCounter.builder(FAILED_BATCHES.name(), drainer, Drainer::failedBatches)
                 .description(FAILED_BATCHES.description()).register(registry);
+        Gauge.builder(INGRESS_IN_FLIGHT.name(), inFlight, InFlightBytes::held)
+                .description(INGRESS_IN_FLIGHT.description()).register(registry);
         Gauge.builder(ACTORS_LIVE.name(), actors, TenantActors::size)
                 .description(ACTORS_LIVE.description()).register(registry);
         Gauge.builder(MAILBOX_DEPTH.name(), actors, TenantActors::mailboxDepth)

@@ -78,6 +78,9 @@ public final class MetricNames {
             "Batches the origin did not accept (retried, split or dead-lettered)");
     public static final Metric DEAD_LETTERS = new Metric("buffer.dead.letters", Kind.GAUGE,
             "Rows in dead_letters, all tenants (from the last backlog snapshot)");
+    public static final Metric INGRESS_IN_FLIGHT = new Metric("buffer.ingress.in.flight.bytes", Kind.GAUGE,
+            "Request body bytes held on this replica by ingest requests between admission and answer (new ones get"
+                    + " 503 replica_busy at buffer.ingress.max-in-flight-bytes)");
     public static final Metric ACTORS_LIVE = new Metric("buffer.actors.live", Kind.GAUGE,
             "Tenant actors currently in memory");
     public static final Metric MAILBOX_DEPTH = new Metric("buffer.actors.mailbox.depth", Kind.GAUGE,
@@ -95,8 +98,8 @@ public final class MetricNames {
     public static final List<Metric> ALL = List.of(INGEST, INGEST_ACK, COMMITS, COMMITTED_EVENTS, COMMIT_SECONDS,
             COMMIT_BATCH_SIZE, COMMIT_LATENCY, BACKLOG_EVENTS, BACKLOG_OLDEST_AGE, BACKLOG_TENANTS,
             BACKLOG_SNAPSHOT_AGE, TENANT_BACKLOG_EVENTS, TENANT_BACKLOG_OLDEST_AGE, DELIVERY, DELIVERY_LATENCY,
-            DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, ACTORS_LIVE, MAILBOX_DEPTH, CIRCUITS_OPEN,
-            CIRCUIT_OPEN, REDIS_FALLBACK, READY);
+            DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, ACTORS_LIVE, MAILBOX_DEPTH,
+            CIRCUITS_OPEN, CIRCUIT_OPEN, REDIS_FALLBACK, READY);
 
     private MetricNames() {
     }

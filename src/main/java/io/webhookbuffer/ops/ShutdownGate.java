@@ -6,16 +6,20 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.ws.rs.Priorities;
-import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
-import org.jboss.resteasy.reactive.RestResponse;
-import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.ingress.IngressReply;
 
@@ -28,7 +32,9 @@ import io.webhookbuffer.ingress.IngressReply;
  * 202s until the process is gone. From the end of the delay every new application request (ingest, control, status
  * page; not {@code /q/*}: health and metrics answer to the end) is refused: 503 with {@code Retry-After}
  * ({@code buffer.actor.unavailable-retry-after-seconds}) and {@code {"status":"unavailable","reason":"shutting_down"}},
- * nothing read, nothing stored, so the sender retries, on another replica.
+ * nothing read, nothing stored, so the sender retries, on another replica. A Vert.x route that runs first, as soon as
+ * a request head is in: a request is let in or refused when it arrives, before the ingest gate reads its body, so an
+ * upload that started before the refusals began is in flight and gets its true answer.
  *
  * <p>Failure policy: fail closed after the delay. A request the gate refuses was never started; one it let in before
  * is in flight and gets its true answer (its group commit finishes before the pool closes).
@@ -38,16 +44,21 @@ public class ShutdownGate {
 
     private static final Logger LOG = Logger.getLogger(ShutdownGate.class);
     static final String REASON = "shutting_down";
+    /** First of all routes: ahead of the ingest gate's (io.webhookbuffer.ingress.IngressGate), which reads bodies. */
+    static final int ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 3;
 
     private final long delayNanos;
     private final String retryAfter;
+    private final byte[] refusal;
     private final AtomicLong refused = new AtomicLong();
     private volatile boolean shuttingDown;
     private volatile long refuseFromNanos;
 
-    public ShutdownGate(@ConfigProperty(name = "quarkus.shutdown.delay") Optional<Duration> delay, ActorConfig actor) {
+    public ShutdownGate(@ConfigProperty(name = "quarkus.shutdown.delay") Optional<Duration> delay, ActorConfig actor,
+            ObjectMapper json) throws JsonProcessingException {
         this.delayNanos = delay.filter(d -> !d.isNegative()).orElse(Duration.ZERO).toNanos();
         this.retryAfter = Integer.toString(actor.unavailableRetryAfterSeconds());
+        this.refusal = json.writeValueAsBytes(new IngressReply("unavailable", null, REASON));
     }
 
     /** SIGTERM: Quarkus fires this as readiness turns DOWN, before it waits for the delay. */
@@ -64,15 +75,18 @@ public class ShutdownGate {
         }
     }
 
-    /** Before anything else reads the request: after the delay, the refusal; until then, nothing (null). */
-    @ServerRequestFilter(preMatching = true, priority = Priorities.AUTHENTICATION - 100)
-    public RestResponse<IngressReply> refuseAfterTheDelay() {
-        if (!shuttingDown || System.nanoTime() - refuseFromNanos < 0) {
-            return null;
+    void routes(@Observes Router router) {
+        router.route().order(ORDER).handler(this::refuseAfterTheDelay);
+    }
+
+    /** Before anything else reads the request: after the delay, the refusal; until then, the next route. */
+    private void refuseAfterTheDelay(RoutingContext ctx) {
+        if (!shuttingDown || System.nanoTime() - refuseFromNanos < 0 || ctx.normalizedPath().startsWith("/q/")) {
+            ctx.next();
+            return;
         }
         refused.incrementAndGet();
-        return RestResponse.ResponseBuilder
-                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, REASON))
-                .type(MediaType.APPLICATION_JSON_TYPE).header("Retry-After", retryAfter).build();
+        ctx.response().setStatusCode(503).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .putHeader("Retry-After", retryAfter).end(Buffer.buffer(refusal));
     }
 }

@@ -28,12 +28,20 @@ public class StartupChecks {
     void check(@Observes StartupEvent event, IngressConfig ingress, QueueConfig queue, ActorConfig actor,
             TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery,
             UsageConfig usage, LifecycleConfig lifecycle, HealthConfig health, StatusConfig status,
-            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling) {
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling,
+            @ConfigProperty(name = "quarkus.http.http2") boolean http2) {
         problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
+        http2Problems(http2).throwIfAny();
         problems(delivery).throwIfAny();
         problems(control, usage, lifecycle).throwIfAny();
         problems(health).throwIfAny();
         problems(status).throwIfAny();
+    }
+
+    /** The ingest gate reads bodies before RESTEasy, which cannot take an HTTP/2 request whose stream has ended. */
+    public static ConfigCheck http2Problems(boolean http2) {
+        return new ConfigCheck().require(!http2, "quarkus.http.http2 must be false: the ingest gate reads each body"
+                + " before RESTEasy, which cannot take an HTTP/2 request whose stream has ended, was true");
     }
 
     /** The seam's jobs: intervals of at least a minute (each run scans tables), paths under the control URL. */
@@ -105,6 +113,11 @@ public class StartupChecks {
         return new ConfigCheck()
                 .range("buffer.ingress.max-body-bytes", ingress.maxBodyBytes(), 1,
                         Math.min(Integer.MAX_VALUE, bodyCeiling))
+                .require(ingress.maxInFlightBytes() >= bodyCeiling, "buffer.ingress.max-in-flight-bytes must be at least"
+                        + " quarkus.http.limits.max-body-size (" + bodyCeiling + ": a body of the largest size must fit"
+                        + " alone, or its 503s would be retried for ever), was " + ingress.maxInFlightBytes())
+                .positive("buffer.ingress.body-timeout", ingress.bodyTimeout())
+                .range("buffer.ingress.max-header-count", ingress.maxHeaderCount(), 1, 10_000)
                 .range("buffer.queue.max-batch-size", queue.maxBatchSize(), 1, 10_000)
                 .range("buffer.queue.max-concurrent-commits", queue.maxConcurrentCommits(), 1, 64)
                 .positive("buffer.queue.write-timeout", queue.writeTimeout())

@@ -30,7 +30,7 @@ import io.webhookbuffer.usage.UsageConfig;
 /** The start-up bounds check, over the real config mappings built by SmallRye Config (no Quarkus). */
 class StartupChecksTests {
 
-    private static final long CEILING = 16L * 1024 * 1024;
+    private static final long CEILING = 25L * 1024 * 1024;
 
     private static List<String> problemsWith(Map<String, String> values) {
         SmallRyeConfig config = new SmallRyeConfigBuilder()
@@ -68,6 +68,24 @@ class StartupChecksTests {
                 + CEILING + ", was " + (CEILING + 1))), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.queue.write-timeout must be a positive")));
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.control.nonce-ttl must be at least PT10M")));
+    }
+
+    @Test
+    void theInFlightBudgetMustHoldTheLargestBody() {
+        List<String> problems = problemsWith(Map.of("buffer.ingress.max-in-flight-bytes", Long.toString(CEILING - 1),
+                "buffer.ingress.body-timeout", "0s", "buffer.ingress.max-header-count", "0"));
+        assertEquals(3, problems.size(), problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.ingress.max-in-flight-bytes must be at least"
+                + " quarkus.http.limits.max-body-size (" + CEILING) && p.endsWith("was " + (CEILING - 1))),
+                problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.ingress.body-timeout must be a positive")));
+        assertTrue(problems.contains("buffer.ingress.max-header-count must be between 1 and 10000, was 0"));
+    }
+
+    @Test
+    void http2IsRefused() {
+        assertEquals(1, StartupChecks.http2Problems(true).problems().size());
+        assertEquals(List.of(), StartupChecks.http2Problems(false).problems());
     }
 
     @Test

@@ -1,0 +1,369 @@
+package io.webhookbuffer.ingress;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.tenant.Tenant;
+import io.webhookbuffer.tenant.TenantDirectory;
+import io.webhookbuffer.usage.UsageCounters;
+import io.webhookbuffer.usage.UsageMetric;
+
+/**
+ * What a request may cost before its sender is authenticated (ARCHITECTURE invariant 9; README "What an
+ * unauthenticated request costs"). Two Vert.x routes ahead of RESTEasy, which run once the request head is in and
+ * before any of the body is read:
+ * <ul>
+ * <li>every request: at most {@code buffer.ingress.max-header-count} header lines (431), no empty and no second
+ * {@code Host} line, and for HTTP/1.1 one that Vert.x can parse (RFC 9112 §3.2: 400 {@code invalid_host}; a missing or
+ * unparseable Host fails in Vert.x Web's router before any route runs, and is answered here rather than by Quarkus's
+ * error page with an ERROR line);</li>
+ * <li>{@code POST /webhook/{id}}: a {@code Content-Length} above the hard ceiling is 413 at once; otherwise the body
+ * stays paused while the tenant is looked up: an unknown or inactive tenant is 404, a {@code Content-Length} above the
+ * tenant's limit 413 and one the replica's budget ({@link InFlightBytes}) cannot take 503, all before a byte of the
+ * body is read. Then the body is read with a deadline (408) and, when its length was not declared, a running cap (413
+ * at the first chunk past the limit) and budget taken chunk by chunk. The tenant and the bytes go on to
+ * {@link WebhookResource} in the routing context; the budget is given back with the answer.</li>
+ * </ul>
+ * An answer given before the request was read in full ends the connection: what the sender still sends is read and
+ * dropped for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES} (so that a client that writes its whole body
+ * before it reads finds the answer, not a reset), then the connection closes. HTTP/1.x only ({@code quarkus.http.http2=false}, checked at
+ * start-up): RESTEasy cannot take an HTTP/2 request whose stream the gate has read to its end. Everything here runs on
+ * the request's event loop and never blocks.
+ */
+@ApplicationScoped
+public class IngressGate {
+
+    private static final Logger LOG = Logger.getLogger(IngressGate.class);
+    private static final String ADMITTED = IngressGate.class.getName() + ".admitted";
+    /** Every request, first. */
+    static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
+    /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
+    static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
+    static final long LINGER_MILLIS = 1000;
+    static final long LINGER_BYTES = 1024 * 1024;
+
+    /** A request the gate let through: its tenant (known and active) and its whole body, within every limit. */
+    record Admitted(Tenant tenant, byte[] body) {
+    }
+
+    private final TenantDirectory tenants;
+    private final InFlightBytes inFlight;
+    private final UsageCounters usage;
+    private final IngressListener listener;
+    private final ObjectMapper json;
+    private final Vertx vertx;
+    private final int defaultLimit;
+    private final long ceiling;
+    private final long bodyTimeoutMillis;
+    private final int maxHeaderCount;
+    private final long busyRetryAfter;
+    private final long unavailableRetryAfter;
+
+    public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
+            ObjectMapper json, Vertx vertx, IngressConfig config, ActorConfig actor,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling) {
+        this.tenants = tenants;
+        this.inFlight = inFlight;
+        this.usage = usage;
+        this.listener = listener;
+        this.json = json;
+        this.vertx = vertx;
+        this.defaultLimit = config.maxBodyBytes();
+        this.ceiling = ceiling.asLongValue();
+        this.bodyTimeoutMillis = config.bodyTimeout().toMillis();
+        this.maxHeaderCount = config.maxHeaderCount();
+        this.busyRetryAfter = actor.overloadedRetryAfterSeconds();
+        this.unavailableRetryAfter = actor.unavailableRetryAfterSeconds();
+    }
+
+    void routes(@Observes Router router) {
+        router.route().order(HEAD_ORDER).handler(this::checkHead).failureHandler(this::refuseUnroutableHost);
+        router.post("/webhook/:tenantId").order(INGEST_ORDER).handler(this::admit);
+    }
+
+    /** What the gate admitted for this request, or null when it did not pass the gate. */
+    static Admitted admitted(RoutingContext routing) {
+        return routing.get(ADMITTED);
+    }
+
+    private void checkHead(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        int lines = 0;
+        int hosts = 0;
+        boolean blankHost = false;
+        for (Map.Entry<String, String> header : request.headers()) {
+            lines++;
+            if ("host".equalsIgnoreCase(header.getKey())) {
+                hosts++;
+                blankHost |= header.getValue().isBlank();
+            }
+        }
+        if (lines > maxHeaderCount) {
+            LOG.debugf("refused %s %s: %d header lines", request.method(), request.path(), lines);
+            refuse(ctx, IngressResponses.tooManyHeaders(), System.nanoTime(), true);
+        } else if (hosts > 1 || blankHost) {
+            LOG.debugf("refused %s %s: %d Host lines%s", request.method(), request.path(), hosts,
+                    blankHost ? ", an empty one" : "");
+            refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
+        } else {
+            ctx.next();
+        }
+    }
+
+    /**
+     * Vert.x Web fails an HTTP/1.1 request without a Host, or with one it cannot parse, with a 400 before any route
+     * runs; answered here, it is the documented JSON 400 at DEBUG instead of Quarkus's error page and an ERROR line.
+     */
+    private void refuseUnroutableHost(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        if (ctx.statusCode() == 400 && request.version() == HttpVersion.HTTP_1_1 && request.authority() == null) {
+            LOG.debugf("refused %s %s: no usable Host", request.method(), request.path());
+            refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
+        } else {
+            ctx.next();
+        }
+    }
+
+    private void admit(RoutingContext ctx) {
+        long started = System.nanoTime();
+        String tenantId = ctx.pathParam("tenantId");
+        if (!Tenant.isValidId(tenantId)) {
+            refuse(ctx, IngressResponses.notFound(), started, false);
+            return;
+        }
+        long declared = declaredLength(ctx.request());
+        if (declared > ceiling) {
+            refuse(ctx, IngressResponses.tooLarge(), started, false); // no tenant may take it: no lookup
+            return;
+        }
+        ctx.request().pause(); // not a byte of the body until the tenant and its limit are known
+        CompletableFuture<Tenant> lookup = tenants.find(tenantId).toCompletableFuture();
+        if (lookup.isDone()) {
+            admit(ctx, lookup, declared, started);
+        } else {
+            Context context = Vertx.currentContext();
+            lookup.whenComplete((tenant, failure) -> context.runOnContext(v -> admit(ctx, lookup, declared, started)));
+        }
+    }
+
+    private void admit(RoutingContext ctx, CompletableFuture<Tenant> lookup, long declared, long started) {
+        Tenant tenant;
+        try {
+            tenant = lookup.join();
+        } catch (CompletionException | CancellationException e) {
+            // Failure policy: fail closed and ask for a retry (503). Without the tenant nothing can be checked, so
+            // nothing of the body is read.
+            refuse(ctx, IngressResponses.unavailable(unavailableRetryAfter), started, false);
+            return;
+        }
+        if (tenant == null || !tenant.active()) {
+            refuse(ctx, IngressResponses.notFound(), started, false);
+            return;
+        }
+        if (ctx.response().closed()) {
+            return; // the sender left while the tenant was looked up: nothing taken, nothing to answer
+        }
+        int limit = (int) Math.min(tenant.maxBodyBytes(defaultLimit), ceiling);
+        if (declared > limit) {
+            usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
+            refuse(ctx, IngressResponses.tooLarge(), started, false);
+        } else if (declared > 0 && !inFlight.tryTake(declared)) {
+            refuse(ctx, IngressResponses.busy(busyRetryAfter), started, false);
+        } else {
+            new BodyRead(ctx, tenant, limit, declared, started).start();
+        }
+    }
+
+    /** The declared body length; -1 when there is none (chunked, or no body). Netty has checked its syntax. */
+    private static long declaredLength(HttpServerRequest request) {
+        String value = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (value == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            return -1; // read with the running cap like a chunked body
+        }
+    }
+
+    /** One request's body as it arrives: the running cap, the deadline and its share of the replica's budget. */
+    private final class BodyRead {
+
+        private final RoutingContext ctx;
+        private final Tenant tenant;
+        private final int limit;
+        private final long started;
+        /** A declared body is copied into its final array as it arrives; one of unknown length is kept in chunks. */
+        private final byte[] declared;
+        private final List<Buffer> chunks;
+        private int size;
+        /** Budget held for this request: the declared length, or what has arrived of a body of unknown length. */
+        private long taken;
+        private long deadline;
+        /** Answered, or read in full and passed on: later chunks and timers change nothing. */
+        private boolean over;
+
+        BodyRead(RoutingContext ctx, Tenant tenant, int limit, long declaredLength, long started) {
+            this.ctx = ctx;
+            this.tenant = tenant;
+            this.limit = limit;
+            this.started = started;
+            this.declared = declaredLength >= 0 ? new byte[(int) declaredLength] : null;
+            this.chunks = declaredLength >= 0 ? null : new ArrayList<>();
+            this.taken = Math.max(0, declaredLength);
+        }
+
+        void start() {
+            HttpServerRequest request = ctx.request();
+            ctx.addEndHandler(answered -> {
+                vertx.cancelTimer(deadline);
+                inFlight.giveBack(taken);
+                taken = 0;
+            });
+            deadline = vertx.setTimer(bodyTimeoutMillis, id -> refuse(IngressResponses.bodyTimeout()));
+            request.handler(this::chunk);
+            request.endHandler(end -> complete());
+            if (request.version() == HttpVersion.HTTP_1_1
+                    && "100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))) {
+                ctx.response().writeContinue();
+            }
+            request.resume();
+        }
+
+        private void chunk(Buffer chunk) {
+            if (over) {
+                return;
+            }
+            int length = chunk.length();
+            // A declared body cannot outgrow its Content-Length (Netty ends the request there): the cap is for the rest.
+            if (length > (declared != null ? declared.length : limit) - size) {
+                usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
+                refuse(IngressResponses.tooLarge());
+            } else if (declared != null) {
+                chunk.getBytes(declared, size);
+                size += length;
+            } else if (inFlight.tryTake(length)) {
+                taken += length;
+                chunks.add(chunk);
+                size += length;
+            } else {
+                refuse(IngressResponses.busy(busyRetryAfter));
+            }
+        }
+
+        private void complete() {
+            if (over) {
+                return;
+            }
+            over = true;
+            vertx.cancelTimer(deadline);
+            ctx.put(ADMITTED, new Admitted(tenant, declared != null ? declared : joined()));
+            ctx.next();
+        }
+
+        private byte[] joined() {
+            byte[] body = new byte[size];
+            int at = 0;
+            for (Buffer chunk : chunks) {
+                chunk.getBytes(body, at);
+                at += chunk.length();
+            }
+            chunks.clear();
+            return body;
+        }
+
+        private void refuse(RestResponse<IngressReply> answer) {
+            if (!over) {
+                over = true;
+                vertx.cancelTimer(deadline);
+                IngressGate.this.refuse(ctx, answer, started, false);
+            }
+        }
+    }
+
+    /**
+     * Writes one of the ingest contract's answers ({@link IngressResponses}) without RESTEasy, and ends the connection
+     * when the request was not read in full, or when {@code close} says so.
+     */
+    private void refuse(RoutingContext ctx, RestResponse<IngressReply> answer, long started, boolean close) {
+        IngestOutcome outcome = IngestOutcome.of(answer.getStatus(), answer.getEntity());
+        if (outcome != null) {
+            listener.answered(outcome, System.nanoTime() - started);
+        }
+        HttpServerResponse response = ctx.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        HttpServerRequest request = ctx.request();
+        boolean unread = !request.isEnded();
+        response.setStatusCode(answer.getStatus());
+        answer.getHeaders().forEach((name, values) -> values.forEach(v -> response.headers().add(name, v.toString())));
+        response.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        if (unread || close) {
+            response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        }
+        response.end(Buffer.buffer(encode(answer.getEntity())));
+        if (unread) {
+            lingerThenClose(request);
+        } else if (close) {
+            request.connection().close();
+        }
+    }
+
+    /**
+     * Reads and drops what the sender still sends, for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES} (past
+     * those, reading stops and the kernel's buffers take the rest until the connection closes), then closes.
+     */
+    private void lingerThenClose(HttpServerRequest request) {
+        HttpConnection connection = request.connection();
+        long timer = vertx.setTimer(LINGER_MILLIS, id -> connection.close());
+        long[] dropped = { 0 };
+        request.handler(chunk -> {
+            dropped[0] += chunk.length();
+            if (dropped[0] > LINGER_BYTES) {
+                request.pause();
+            }
+        });
+        request.endHandler(end -> {
+            vertx.cancelTimer(timer);
+            connection.close();
+        });
+        request.resume();
+    }
+
+    private byte[] encode(IngressReply reply) {
+        try {
+            return json.writeValueAsBytes(reply);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an ingest answer did not serialise", e); // a record of strings: never
+        }
+    }
+}

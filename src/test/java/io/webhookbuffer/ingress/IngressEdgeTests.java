@@ -1,0 +1,235 @@
+package io.webhookbuffer.ingress;
+
+import static io.webhookbuffer.testsupport.RawHttp.head;
+import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.CapturedLog;
+import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.RawHttp;
+import io.webhookbuffer.testsupport.RawHttp.Answer;
+import io.webhookbuffer.testsupport.TestTenants;
+
+/**
+ * What a request costs before its sender is authenticated (README "What an unauthenticated request costs"), seen
+ * from a raw socket: refusals come before the body is sent, an over-long chunked body is cut at the limit, and a
+ * request head that RFC 9112 §3.2 calls invalid gets the documented JSON 400.
+ */
+@QuarkusTest
+class IngressEdgeTests {
+
+    private static final String SECRET = TestTenants.DEFAULT_SECRET;
+    private static final Duration ANSWER = Duration.ofSeconds(5);
+    /** A body far above every limit of these tenants, declared and never sent. */
+    private static final long BIG = 10_000_000;
+
+    @Inject
+    Pool pool;
+
+    @Test
+    void theHttpServerBoundsSlowAndManySenders() {
+        Config config = ConfigProvider.getConfig();
+        Duration idle = config.getValue("quarkus.http.idle-timeout", Duration.class);
+        assertTrue(idle.compareTo(Duration.ofMinutes(2)) <= 0, "a silent connection is closed within minutes: " + idle);
+        assertTrue(config.getOptionalValue("quarkus.http.limits.max-connections", Integer.class).isPresent(),
+                "a connection cap per replica");
+        assertEquals(25L * 1024 * 1024, config.getValue("quarkus.http.limits.max-body-size", MemorySize.class)
+                .asLongValue(), "the hard ceiling admits GitHub's largest payload (25 MB)");
+    }
+
+    @Test
+    void aClientThatOffersAnH2cUpgradeIsServedOverHttp11() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"upgrade\":\"h2c\"}".getBytes(StandardCharsets.UTF_8);
+        HttpClient client = HttpClient.newHttpClient(); // HTTP/2 preferred: it asks a cleartext server to upgrade
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port
+                + "/webhook/" + t)).header("X-Signature", Hex.encode(Hmac.hmacSha256(SECRET, body)))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(202, answer.statusCode(), answer.body());
+        assertEquals(HttpClient.Version.HTTP_1_1, answer.version(), "the buffer speaks HTTP/1.1 only");
+    }
+
+    @Test
+    void contentLengthOverTheTenantLimitIs413BeforeTheBodyIsSentAndTheConnectionCloses() throws Exception {
+        String t = tenant().maxBodyBytes(1024).provision();
+        try (RawHttp http = RawHttp.open()) {
+            http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Content-Type: application/json",
+                    "X-Signature: " + "0".repeat(64), "Content-Length: " + BIG));
+            Answer answer = http.answer(ANSWER); // only the head was sent: an answer now is an answer before the body
+            assertEquals(413, answer.status());
+            assertEquals("payload_too_large", json(answer).getString("status"));
+            assertEquals("close", answer.header("Connection"));
+            assertTrue(http.closedWithin(ANSWER), "the sender cannot go on streaming the body");
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
+    @Test
+    void unknownTenantWithABigContentLengthIs404BeforeTheBodyIsSent() throws Exception {
+        for (String path : List.of("/webhook/unknown-" + System.nanoTime(), "/webhook/bad.id")) {
+            try (RawHttp http = RawHttp.open()) {
+                http.send(head("POST " + path, "Host: 127.0.0.1", "Content-Length: " + BIG));
+                Answer answer = http.answer(ANSWER);
+                assertEquals(404, answer.status(), path);
+                assertEquals("unknown_tenant", json(answer).getString("status"), path);
+                assertTrue(http.closedWithin(ANSWER), path);
+            }
+        }
+    }
+
+    @Test
+    void chunkedBodyOverTheLimitIsStoppedAt413AndTheConnectionClosed() throws Exception {
+        String t = tenant().maxBodyBytes(1024).provision();
+        try (RawHttp http = RawHttp.open()) {
+            http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "X-Signature: " + "0".repeat(64),
+                    "Transfer-Encoding: chunked"));
+            http.chunk(new byte[600]).chunk(new byte[600]); // 1,200 bytes so far, no end in sight
+            Answer answer = http.answer(ANSWER);
+            assertEquals(413, answer.status());
+            assertEquals("payload_too_large", json(answer).getString("status"));
+            assertTrue(http.closedWithin(ANSWER), "the connection is closed, not left to drain the rest");
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
+    @Test
+    void chunkedBodyWithinTheLimitIsStoredByteForByte() throws Exception {
+        String t = tenant().maxBodyBytes(1024).provision();
+        byte[] body = new byte[1024];
+        Arrays.fill(body, (byte) 'c');
+        try (RawHttp http = RawHttp.open()) {
+            http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "X-Event-ID: chunked-1",
+                    "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)), "Transfer-Encoding: chunked"));
+            http.chunk(Arrays.copyOfRange(body, 0, 1000)).chunk(Arrays.copyOfRange(body, 1000, 1024)).send("0\r\n\r\n");
+            assertEquals(202, http.answer(ANSWER).status());
+        }
+        assertArrayEquals(body, Db.queueRows(pool, t).get(0).getBuffer("body").getBytes());
+    }
+
+    @Test
+    void expectContinueIsAnsweredOnlyOnceTheBodyIsWanted() throws Exception {
+        String t = tenant().maxBodyBytes(1024).provision();
+        byte[] body = "{\"continue\":true}".getBytes(StandardCharsets.UTF_8);
+        try (RawHttp http = RawHttp.open()) {
+            http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Expect: 100-continue",
+                    "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)), "Content-Length: " + body.length));
+            assertEquals(100, http.answer(ANSWER).status());
+            http.send(body);
+            assertEquals(202, http.answer(ANSWER).status());
+        }
+        try (RawHttp http = RawHttp.open()) {
+            http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Expect: 100-continue", "Content-Length: " + BIG));
+            assertEquals(413, http.answer(ANSWER).status(), "refused at once, never invited to send");
+        }
+    }
+
+    @Test
+    void missingHostIsTheDocumentedJson400WithoutAnErrorLine() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"host\":\"none\"}".getBytes(StandardCharsets.UTF_8);
+        try (CapturedLog log = CapturedLog.start()) {
+            for (String path : List.of("/webhook/" + t, "/q/health/live")) {
+                try (RawHttp http = RawHttp.open()) {
+                    http.send(head("POST " + path, "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)),
+                            "Content-Length: " + body.length)).send(body);
+                    assertInvalidHost(http.answer(ANSWER), path);
+                }
+            }
+            assertEquals(List.of(), log.errors(), "a client's mistake is not an ERROR");
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
+    @Test
+    void emptyRepeatedOrMalformedHostIs400AndNothingIsStored() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"host\":\"odd\"}".getBytes(StandardCharsets.UTF_8);
+        String signature = "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body));
+        try (CapturedLog log = CapturedLog.start()) {
+            for (List<String> hosts : List.of(List.of("Host:"), List.of("Host: 127.0.0.1", "Host: evil.example"),
+                    List.of("Host: 127.0.0.1", "Host: 127.0.0.1"), List.of("Host: a b"))) {
+                try (RawHttp http = RawHttp.open()) {
+                    StringBuilder request = new StringBuilder("POST /webhook/" + t + " HTTP/1.1\r\n");
+                    hosts.forEach(h -> request.append(h).append("\r\n"));
+                    request.append(signature).append("\r\nContent-Length: ").append(body.length).append("\r\n\r\n");
+                    http.send(request.toString()).send(body);
+                    assertInvalidHost(http.answer(ANSWER), hosts.toString());
+                }
+            }
+            assertEquals(List.of(), log.errors());
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
+    @Test
+    void http10WithoutHostIsStillServed() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"http\":\"1.0\"}".getBytes(StandardCharsets.UTF_8);
+        try (RawHttp http = RawHttp.open()) {
+            http.send("POST /webhook/" + t + " HTTP/1.0\r\nX-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body))
+                    + "\r\nContent-Length: " + body.length + "\r\n\r\n").send(body);
+            assertEquals(202, http.answer(ANSWER).status(), "HTTP/1.0 does not require Host (RFC 9112 §3.2)");
+        }
+    }
+
+    @Test
+    void moreHeaderLinesThanTheLimitIs431() throws Exception {
+        String t = tenant().provision();
+        assertEquals(202, withHeaderLines(t, 99).status());
+        assertEquals(202, withHeaderLines(t, 100).status(), "at the limit the request is served");
+        Answer over = withHeaderLines(t, 101);
+        assertEquals(431, over.status());
+        assertEquals("too_many_headers", json(over).getString("status"));
+    }
+
+    /** A signed webhook whose head has {@code lines} header lines (Host, X-Signature, Content-Length, padding). */
+    private static Answer withHeaderLines(String tenant, int lines) throws Exception {
+        byte[] body = ("{\"lines\":" + lines + "}").getBytes(StandardCharsets.UTF_8);
+        StringBuilder request = new StringBuilder("POST /webhook/" + tenant + " HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                .append("X-Signature: ").append(Hex.encode(Hmac.hmacSha256(SECRET, body)))
+                .append("\r\nContent-Length: ").append(body.length).append("\r\n");
+        for (int i = 3; i < lines; i++) {
+            request.append("X-Pad: ").append(i).append("\r\n");
+        }
+        try (RawHttp http = RawHttp.open()) {
+            http.send(request.append("\r\n").toString()).send(body);
+            return http.answer(ANSWER);
+        }
+    }
+
+    private static void assertInvalidHost(Answer answer, String what) {
+        assertEquals(400, answer.status(), what);
+        JsonObject reply = json(answer);
+        assertEquals("bad_request", reply.getString("status"), what);
+        assertEquals("invalid_host", reply.getString("reason"), what);
+    }
+
+    private static JsonObject json(Answer answer) {
+        assertTrue(String.valueOf(answer.header("Content-Type")).startsWith("application/json"), answer.toString());
+        return new JsonObject(answer.body());
+    }
+}

@@ -1,0 +1,155 @@
+package io.webhookbuffer.ingress;
+
+import static io.webhookbuffer.testsupport.RawHttp.head;
+import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.common.Hex;
+import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.RawHttp;
+import io.webhookbuffer.testsupport.RawHttp.Answer;
+import io.webhookbuffer.testsupport.Scrape;
+import io.webhookbuffer.testsupport.TestTenants;
+
+/**
+ * Senders that are slow, or many at once: the idle timeout, the body deadline and the replica's budget for bodies in
+ * flight ({@link SlowSendersProfile} shrinks them), each seen from a raw socket.
+ */
+@QuarkusTest
+@TestProfile(SlowSendersProfile.class)
+class SlowSendersTests {
+
+    private static final String SECRET = TestTenants.DEFAULT_SECRET;
+    private static final String IN_FLIGHT = "buffer_ingress_in_flight_bytes";
+    private static final Duration WELL_PAST_THE_IDLE_TIMEOUT = Duration.ofSeconds(10);
+
+    @Inject
+    Pool pool;
+
+    @Test
+    void aConnectionThatSendsNothingIsClosedByTheIdleTimeout() throws Exception {
+        try (RawHttp http = RawHttp.open()) {
+            assertTrue(http.closedWithin(WELL_PAST_THE_IDLE_TIMEOUT));
+        }
+    }
+
+    @Test
+    void aKeptAliveConnectionIsClosedByTheIdleTimeoutAfterItsAnswer() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"kept\":\"alive\"}".getBytes(StandardCharsets.UTF_8);
+        try (RawHttp http = RawHttp.open()) {
+            http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", signature(body), "Content-Length: " + body.length))
+                    .send(body);
+            assertEquals(202, http.answer(Duration.ofSeconds(5)).status());
+            assertTrue(http.closedWithin(WELL_PAST_THE_IDLE_TIMEOUT));
+        }
+    }
+
+    @Test
+    void aRequestHeadThatStopsHalfWayIsClosedByTheIdleTimeout() throws Exception {
+        try (RawHttp http = RawHttp.open()) {
+            http.send("POST /webhook/slow-head HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le");
+            assertTrue(http.closedWithin(WELL_PAST_THE_IDLE_TIMEOUT));
+        }
+    }
+
+    @Test
+    void aBodyDribbledPastTheBodyTimeoutIs408AndTheConnectionClosed() throws Exception {
+        String t = tenant().provision();
+        byte[] body = new byte[1000];
+        Arrays.fill(body, (byte) 'd');
+        ScheduledExecutorService dribble = Executors.newSingleThreadScheduledExecutor();
+        try (RawHttp http = RawHttp.open()) {
+            http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", signature(body), "Content-Length: " + body.length));
+            // A byte every 100 ms: never idle for the 3 s idle timeout, and 100 s for the whole body.
+            dribble.scheduleAtFixedRate(() -> {
+                try {
+                    http.send(new byte[] { 'd' });
+                } catch (IOException closed) {
+                    throw new IllegalStateException(closed); // ends the schedule
+                }
+            }, 0, 100, TimeUnit.MILLISECONDS);
+            Answer answer = http.answer(Duration.ofSeconds(5));
+            assertEquals(408, answer.status());
+            assertEquals("request_timeout", new JsonObject(answer.body()).getString("status"));
+            assertTrue(http.closedWithin(Duration.ofSeconds(5)));
+        } finally {
+            dribble.shutdownNow();
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
+    @Test
+    void bodiesBeyondTheReplicasInFlightBudgetAre503WithRetryAfterUntilTheHeldOneIsAnswered() throws Exception {
+        String t = tenant().maxBodyBytes(150_000).provision();
+        byte[] held = body(150_000, 'h');
+        try (RawHttp first = RawHttp.open()) {
+            first.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "X-Event-ID: held", signature(held),
+                    "Content-Length: " + held.length)).send(Arrays.copyOf(held, 1000));
+            await().atMost(Duration.ofSeconds(5)).until(() -> Scrape.now().count(IN_FLIGHT) >= held.length);
+
+            // 54,800 bytes left of 204,800: a declared 100,000 is refused before its body is read ...
+            try (RawHttp second = RawHttp.open()) {
+                second.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Content-Length: 100000"));
+                assertBusy(second.answer(Duration.ofSeconds(5)));
+                assertTrue(second.closedWithin(Duration.ofSeconds(5)));
+            }
+            // ... and a chunked one as soon as it outgrows what is left.
+            try (RawHttp chunked = RawHttp.open()) {
+                chunked.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Transfer-Encoding: chunked"))
+                        .chunk(new byte[30_000]).chunk(new byte[30_000]);
+                assertBusy(chunked.answer(Duration.ofSeconds(5)));
+            }
+
+            first.send(Arrays.copyOfRange(held, 1000, held.length));
+            assertEquals(202, first.answer(Duration.ofSeconds(5)).status());
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> Scrape.now().count(IN_FLIGHT) == 0);
+        byte[] next = body(100_000, 'n');
+        try (RawHttp after = RawHttp.open()) {
+            after.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "X-Event-ID: next", signature(next),
+                    "Content-Length: " + next.length)).send(next);
+            assertEquals(202, after.answer(Duration.ofSeconds(5)).status(), "the budget was given back");
+        }
+        assertEquals(2, Db.queued(pool, t));
+    }
+
+    private static void assertBusy(Answer answer) {
+        assertEquals(503, answer.status());
+        assertNotNull(answer.header("Retry-After"));
+        assertTrue(Integer.parseInt(answer.header("Retry-After")) >= 1);
+        JsonObject reply = new JsonObject(answer.body());
+        assertEquals("unavailable", reply.getString("status"));
+        assertEquals("replica_busy", reply.getString("reason"));
+    }
+
+    private static byte[] body(int size, char fill) {
+        byte[] body = new byte[size];
+        Arrays.fill(body, (byte) fill);
+        return body;
+    }
+
+    private static String signature(byte[] body) {
+        return "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body));
+    }
+}
