@@ -2,7 +2,7 @@ package io.webhookbuffer.common;
 
 /**
  * The form of an event id the signature does not cover, bound to its body: {@code <provider id>:<the first 32 hex
- * digits of sha256(body)>} (README "Unsigned ids are bound to the body"). The ingress builds it; an origin, the demo
+ * digits of sha256(body)>} (docs/providers.md "Unsigned ids are bound to the body"). The ingress builds it; an origin, the demo
  * origin among them, splits it to get the provider's id back.
  */
 public final class EventIds {

@@ -37,7 +37,7 @@ import io.webhookbuffer.verify.SignatureVerifier;
 import io.webhookbuffer.verify.VerificationFailure;
 
 /**
- * {@code POST /webhook/{tenantId}}. Answers 202 only after the event is committed; see README "Response codes" for
+ * {@code POST /webhook/{tenantId}}. Answers 202 only after the event is committed; see README "Ingest answers" for
  * what a sender should do with each answer. Non-blocking: the method returns at once and the answer is written
  * when the tenant's actor decides (after the group commit, for a new event).
  */

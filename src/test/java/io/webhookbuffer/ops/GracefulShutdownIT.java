@@ -54,7 +54,7 @@ import io.webhookbuffer.testsupport.ServiceProcess;
 
 /**
  * SIGTERM to the packaged service under steady signed load, with a burst in flight and a drain lease parked for a
- * backoff (README "Graceful shutdown"):
+ * backoff (docs/operations.md "Graceful shutdown"):
  * <ol>
  * <li>readiness turns DOWN at once, while every request keeps being served normally (202, stored) for
  * {@code quarkus.shutdown.delay}, so a load balancer can take the replica out without a sender seeing an error;</li>

@@ -6,7 +6,7 @@ import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 
 /**
- * The dedupe key (the {@code eventId} answered and delivered) a test expects, written from README "Ingest API"
+ * The dedupe key (the {@code eventId} answered and delivered) a test expects, written from docs/providers.md
  * rather than taken from the code under test.
  */
 public final class EventKeys {

@@ -94,7 +94,7 @@ public final class FakeOrigin implements AutoCloseable {
     }
 
     /**
-     * The same, as the sender chose them: an id bound to its body (README "Unsigned ids are bound to the body") split
+     * The same, as the sender chose them: an id bound to its body (docs/providers.md "Unsigned ids are bound to the body") split
      * at its last {@code :}, as an origin does; for tests about delivery rather than about keys.
      */
     public List<String> providerIds(String tenantId) {

@@ -36,7 +36,7 @@ final class SignedLoad implements AutoCloseable {
 
     /**
      * One request and what came back. {@code eventId} is the key the buffer answers and delivers: the
-     * {@code X-Event-ID} sent, bound to the body (README "Unsigned ids are bound to the body").
+     * {@code X-Event-ID} sent, bound to the body (docs/providers.md "Unsigned ids are bound to the body").
      */
     record Answer(String tenant, String eventId, long sentAt, long answeredAt, int status) {
     }
