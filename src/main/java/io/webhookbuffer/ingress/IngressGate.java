@@ -37,8 +37,8 @@ import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageMetric;
 
 /**
- * What a request may cost before its sender is authenticated (ARCHITECTURE invariant 9; README "What an
- * unauthenticated request costs"). Two Vert.x routes ahead of RESTEasy, which run once the request head is in and
+ * What a request may cost before its sender is authenticated (ARCHITECTURE invariant 9; docs/architecture.md "What
+ * an unauthenticated request costs"). Two Vert.x routes ahead of RESTEasy, which run once the request head is in and
  * before any of the body is read:
  * <ul>
  * <li>every request: at most {@code buffer.ingress.max-header-count} header lines (431), no empty and no second

@@ -24,6 +24,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
@@ -103,7 +104,7 @@ class CompressedOutageTests {
         Set<String> delivered = new HashSet<>();
         for (String t : tenants) {
             assertEquals(List.of(), deadLetterIds(t), "dead letters of " + t + " after the outage");
-            origin.eventIds(t).forEach(id -> delivered.add(t + "/" + id));
+            origin.providerIds(t).forEach(id -> delivered.add(t + "/" + id));
         }
         assertEquals(sent, delivered, "every event was delivered after the outage");
     }
@@ -112,12 +113,12 @@ class CompressedOutageTests {
     void aPoisonThatMakesTheOrigin500IsIsolatedAndDeadLetteredWhileItsNeighboursAreDelivered() throws Exception {
         String t = tenant().provision();
         String neighbour = tenant().provision();
-        origin.answer(t, batch -> batch.events().stream().anyMatch(e -> e.get("eventId").asText().equals("poison"))
+        origin.answer(t, batch -> batch.events().stream().anyMatch(e -> FakeOrigin.providerId(e).equals("poison"))
                 ? new Answer(500, Map.of(), "{\"error\":\"crashed\"}", 0)
                 : Answer.ok());
         List<String> before = IntStream.range(0, 5).mapToObj(i -> "before-" + i).toList();
         before.forEach(id -> send(t, id));
-        await().atMost(PATIENCE).until(() -> origin.eventIds(t).containsAll(before)); // the origin is healthy
+        await().atMost(PATIENCE).until(() -> origin.providerIds(t).containsAll(before)); // the origin is healthy
 
         // Another tenant keeps delivering meanwhile, as on a real origin: the 500s are the poison's, not the origin's.
         AtomicBoolean sending = new AtomicBoolean(true);
@@ -142,8 +143,8 @@ class CompressedOutageTests {
             assertEquals(List.of("poison"), deadLetterIds(t), "only the poison is dead-lettered");
             Row dead = deadLetters(t).get(0);
             assertEquals(500, dead.getInteger("last_status"));
-            assertTrue(new HashSet<>(origin.eventIds(t)).containsAll(around),
-                    "the poison's neighbours were delivered: " + origin.eventIds(t));
+            assertTrue(new HashSet<>(origin.providerIds(t)).containsAll(around),
+                    "the poison's neighbours were delivered: " + origin.providerIds(t));
         } finally {
             sending.set(false);
             steady.join();
@@ -157,7 +158,7 @@ class CompressedOutageTests {
     }
 
     private List<String> deadLetterIds(String tenantId) {
-        return deadLetters(tenantId).stream().map(r -> r.getString("event_id")).toList();
+        return deadLetters(tenantId).stream().map(r -> EventIds.providerId(r.getString("event_id"))).toList();
     }
 
     private List<Row> deadLetters(String tenantId) {

@@ -13,6 +13,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
+import io.webhookbuffer.common.EventIds;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -86,8 +88,22 @@ public final class FakeOrigin implements AutoCloseable {
         return batches(tenantId).stream().flatMap(b -> b.events().stream()).toList();
     }
 
+    /** The {@code eventId} of every event of the tenant as delivered (the dedupe key), in the order received. */
     public List<String> eventIds(String tenantId) {
         return events(tenantId).stream().map(e -> e.get("eventId").asText()).toList();
+    }
+
+    /**
+     * The same, as the sender chose them: an id bound to its body (docs/providers.md "Unsigned ids are bound to the body") split
+     * at its last {@code :}, as an origin does; for tests about delivery rather than about keys.
+     */
+    public List<String> providerIds(String tenantId) {
+        return events(tenantId).stream().map(FakeOrigin::providerId).toList();
+    }
+
+    /** One delivered event's id as the sender chose it: see {@link #providerIds}. */
+    public static String providerId(JsonNode event) {
+        return EventIds.providerId(event.get("eventId").asText());
     }
 
     public int maxConcurrent() {
