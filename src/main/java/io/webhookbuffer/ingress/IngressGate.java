@@ -62,8 +62,8 @@ public class IngressGate {
 
     private static final Logger LOG = Logger.getLogger(IngressGate.class);
     private static final String ADMITTED = IngressGate.class.getName() + ".admitted";
-    /** Every request, first. */
-    static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
+    /** Every request, first (ops.RequestLogging gives the request its id just before). */
+    public static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
     static final long LINGER_MILLIS = 1000;
