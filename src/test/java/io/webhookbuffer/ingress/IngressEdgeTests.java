@@ -164,6 +164,26 @@ class IngressEdgeTests {
         assertEquals(0, Db.queued(pool, t));
     }
 
+    /**
+     * A request line that names HTTP/2.0 on an HTTP/1.1-only server (an h2 prior-knowledge preface, or a client that
+     * writes the version wrong) fails in Vert.x Web for want of an {@code :authority}: the documented JSON 400 at
+     * DEBUG, not Quarkus's error page and an ERROR line per request (found by the abuse suite).
+     */
+    @Test
+    void anHttp2RequestLineIsTheDocumentedJson400WithoutAnErrorLine() throws Exception {
+        String t = tenant().provision();
+        try (CapturedLog log = CapturedLog.start()) {
+            for (String request : List.of("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+                    "POST /webhook/" + t + " HTTP/2.0\r\nContent-Length: 2\r\n\r\n{}")) {
+                try (RawHttp http = RawHttp.open()) {
+                    assertInvalidHost(http.send(request).answer(ANSWER), request);
+                }
+            }
+            assertEquals(List.of(), log.errors(), "a client's mistake is not an ERROR");
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
     @Test
     void emptyRepeatedOrMalformedHostIs400AndNothingIsStored() throws Exception {
         String t = tenant().provision();
