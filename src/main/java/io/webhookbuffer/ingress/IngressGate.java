@@ -63,8 +63,8 @@ public class IngressGate {
 
     private static final Logger LOG = Logger.getLogger(IngressGate.class);
     private static final String ADMITTED = IngressGate.class.getName() + ".admitted";
-    /** Every request, first. */
-    static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
+    /** Every request, first (ops.RequestLogging gives the request its id just before). */
+    public static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
     static final long LINGER_MILLIS = 1000;
@@ -141,10 +141,12 @@ public class IngressGate {
     /**
      * Vert.x Web fails an HTTP/1.1 request without a Host, or with one it cannot parse, with a 400 before any route
      * runs; answered here, it is the documented JSON 400 at DEBUG instead of Quarkus's error page and an ERROR line.
+     * So is a request line that says HTTP/2.0 (an h2 preface {@code PRI * HTTP/2.0} on this HTTP/1.1-only server):
+     * Vert.x takes it for HTTP/2 and fails it for want of an {@code :authority}. HTTP/1.0 needs no Host.
      */
     private void refuseUnroutableHost(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
-        if (ctx.statusCode() == 400 && request.version() == HttpVersion.HTTP_1_1 && request.authority() == null) {
+        if (ctx.statusCode() == 400 && request.version() != HttpVersion.HTTP_1_0 && request.authority() == null) {
             LOG.debugf("refused %s %s: no usable Host", request.method(), request.path());
             refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
         } else {
