@@ -7,17 +7,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.vertx.core.net.SocketAddress;
 
 /**
  * The failed-verification budget: 401s counted per tenant and per (tenant, client address) over a sliding window, so
  * that a flood of bad signatures costs the buffer little once it is recognised. Past the address's budget its requests
  * to that tenant are refused before any MAC ({@link #addressRetryAfter}); past the tenant's, at most
  * {@code guarded-concurrency} of its large-body verifications run at once ({@link #permit}). Both caches are bounded
- * (Caffeine, size-capped, idle entries expire after two windows). Thread-safe.
+ * (Caffeine, size-capped, idle entries expire after two windows). Thread-safe. {@link IngressGate} asks about the
+ * address before it reads the body, {@link WebhookResource} again before the MAC.
  */
-final class VerificationBudget {
+@ApplicationScoped
+public class VerificationBudget {
 
     /** A slot of a tenant's verification concurrency; {@link #release()} exactly once. */
     interface Permit {
@@ -34,6 +41,11 @@ final class VerificationBudget {
     private final LongSupplier nanos;
     private final Cache<String, FailureWindow> addresses;
     private final Cache<String, TenantState> tenants;
+
+    @Inject
+    public VerificationBudget(IngressConfig config) {
+        this(config.verification(), config.verification().maxTrackedAddresses(), System::nanoTime);
+    }
 
     VerificationBudget(IngressConfig.Verification config, int maxTenants, LongSupplier nanos) {
         this.windowNanos = config.failureWindow().toNanos();
@@ -81,6 +93,11 @@ final class VerificationBudget {
         if (perAddress > 0 && address != null) {
             addresses.get(key(tenantId, address), k -> new FailureWindow(windowNanos, now)).record(now);
         }
+    }
+
+    /** The client of a request as the budget counts it (see {@link #client(String)}); null when unknown. */
+    static String client(SocketAddress peer) {
+        return peer == null ? null : client(peer.hostAddress());
     }
 
     /** The address a budget counts: an IPv4 address as it is, an IPv6 address by its /64 (one subscriber's block). */

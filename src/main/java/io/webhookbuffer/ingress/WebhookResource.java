@@ -62,12 +62,11 @@ public class WebhookResource {
     private final int offloadBytes;
 
     public WebhookResource(TenantActors actors, IngressConfig config, ActorConfig actorConfig, ReceiveClock clock,
-            UsageCounters usage, IngressListener listener, VerificationPool pool) {
+            UsageCounters usage, IngressListener listener, VerificationPool pool, VerificationBudget budget) {
         this.clock = clock;
         this.pool = pool;
         this.offloadBytes = config.verification().offloadBytes();
-        this.budget = new VerificationBudget(config.verification(), config.verification().maxTrackedAddresses(),
-                System::nanoTime);
+        this.budget = budget;
         this.usage = usage;
         this.listener = listener;
         this.actors = actors;
@@ -108,8 +107,7 @@ public class WebhookResource {
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
         SignatureVerifier verifier = tenant.verifier();
-        String address = VerificationBudget.client(request.remoteAddress() == null ? null
-                : request.remoteAddress().hostAddress());
+        String address = VerificationBudget.client(request.remoteAddress());
         long refusedFor = budget.addressRetryAfter(tenant.id(), address);
         if (refusedFor > 0) {
             // This address has had its share of 401s from this tenant in the window: refused without a MAC.
