@@ -91,6 +91,15 @@ public interface IngressConfig {
         @WithDefault("2")
         int guardedConcurrency();
 
+        /**
+         * Whether private, loopback, link-local and carrier-grade-NAT peers count as client addresses. Off: such a
+         * peer is most likely a load balancer or NAT in front of many senders, and counting it would let one sender's
+         * bad signatures lock them all out of a tenant. Turn it on only where every sender has such an address of its
+         * own (a private network with no proxy).
+         */
+        @WithDefault("false")
+        boolean countPrivateAddresses();
+
         /** Tenant-and-address pairs whose failures are remembered (least useful forgotten first): memory stays bounded. */
         @WithDefault("20000")
         int maxTrackedAddresses();

@@ -198,7 +198,7 @@ public class IngressGate {
             return; // the sender left while the tenant was looked up: nothing taken, nothing to answer
         }
         long failedFor = verificationBudget.addressRetryAfter(tenant.id(),
-                VerificationBudget.client(ctx.request().remoteAddress()));
+                verificationBudget.client(ctx.request().remoteAddress()));
         if (failedFor > 0) {
             // This address earned its share of 401s from this tenant: refused before its body is read.
             refuse(ctx, IngressResponses.tooManyFailures(failedFor), started, false);

@@ -38,6 +38,7 @@ public class VerificationBudget {
     private final int perAddress;
     private final int perTenant;
     private final int guardedConcurrency;
+    private final boolean countPrivate;
     private final LongSupplier nanos;
     private final Cache<String, FailureWindow> addresses;
     private final Cache<String, TenantState> tenants;
@@ -52,6 +53,7 @@ public class VerificationBudget {
         this.perAddress = config.maxFailuresPerAddress();
         this.perTenant = config.maxFailuresPerTenant();
         this.guardedConcurrency = config.guardedConcurrency();
+        this.countPrivate = config.countPrivateAddresses();
         this.nanos = nanos;
         Duration idle = config.failureWindow().multipliedBy(2);
         this.addresses = Caffeine.newBuilder().maximumSize(config.maxTrackedAddresses())
@@ -95,29 +97,74 @@ public class VerificationBudget {
         }
     }
 
-    /** The client of a request as the budget counts it (see {@link #client(String)}); null when unknown. */
-    static String client(SocketAddress peer) {
+    /** The client of a request as the budget counts it (see {@link #client(String)}); null when not counted. */
+    String client(SocketAddress peer) {
         return peer == null ? null : client(peer.hostAddress());
     }
 
-    /** The address a budget counts: an IPv4 address as it is, an IPv6 address by its /64 (one subscriber's block). */
-    static String client(String hostAddress) {
-        if (hostAddress == null || hostAddress.indexOf(':') < 0) {
+    /**
+     * The address a budget counts, or null for one it does not: a private, loopback, link-local or carrier-grade-NAT
+     * peer is most likely a load balancer or a NAT with many senders behind it, and counting it would let one
+     * sender's bad signatures lock all of them out of a tenant (a provider that never retries loses those events).
+     * Such peers count only with {@code count-private-addresses}; behind a proxy, {@code quarkus.http.proxy.*} makes
+     * the peer the client the proxy names. An IPv6 address counts by its /64.
+     */
+    String client(String hostAddress) {
+        if (hostAddress == null) {
+            return null;
+        }
+        InetAddress address = literal(hostAddress);
+        if (address == null) {
             return hostAddress;
+        }
+        if (!countPrivate && shared(address)) {
+            return null;
+        }
+        return prefix(address, hostAddress);
+    }
+
+    /** An IPv4 address as it is, an IPv6 address by its /64 (one subscriber's block). */
+    static String prefix(String hostAddress) {
+        InetAddress address = literal(hostAddress);
+        return address == null ? hostAddress : prefix(address, hostAddress);
+    }
+
+    private static String prefix(InetAddress address, String hostAddress) {
+        byte[] bytes = address.getAddress();
+        if (bytes.length != 16) {
+            return hostAddress;
+        }
+        StringBuilder prefix = new StringBuilder(20);
+        for (int i = 0; i < 8; i += 2) {
+            prefix.append(Integer.toHexString(((bytes[i] & 0xff) << 8) | (bytes[i + 1] & 0xff))).append(':');
+        }
+        return prefix.append(":/64").toString();
+    }
+
+    /** Private (RFC 1918, IPv6 unique local), loopback, link-local, unspecified or carrier-grade NAT (100.64/10). */
+    static boolean shared(InetAddress address) {
+        byte[] b = address.getAddress();
+        boolean cgnat = b.length == 4 && (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64;
+        boolean uniqueLocal = b.length == 16 && (b[0] & 0xfe) == 0xfc;
+        return address.isLoopbackAddress() || address.isSiteLocalAddress() || address.isLinkLocalAddress()
+                || address.isAnyLocalAddress() || cgnat || uniqueLocal;
+    }
+
+    /** The address a literal names, or null when it is not one (never a name lookup). */
+    private static InetAddress literal(String hostAddress) {
+        boolean v6 = hostAddress.indexOf(':') >= 0;
+        for (int i = 0; i < hostAddress.length(); i++) {
+            char c = hostAddress.charAt(i);
+            boolean allowed = c >= '0' && c <= '9' || c == '.' || v6 && (c == ':' || Character.digit(c, 16) >= 0);
+            if (!allowed) {
+                return null; // not a literal: InetAddress would look the name up
+            }
         }
         try {
             // A literal (the server's own rendering of the peer or of a trusted proxy's header): no name lookup.
-            byte[] bytes = InetAddress.getByName(hostAddress).getAddress();
-            if (bytes.length != 16) {
-                return hostAddress;
-            }
-            StringBuilder prefix = new StringBuilder(20);
-            for (int i = 0; i < 8; i += 2) {
-                prefix.append(Integer.toHexString(((bytes[i] & 0xff) << 8) | (bytes[i + 1] & 0xff))).append(':');
-            }
-            return prefix.append(":/64").toString();
+            return InetAddress.getByName(hostAddress);
         } catch (UnknownHostException e) {
-            return hostAddress;
+            return null;
         }
     }
 

@@ -108,7 +108,7 @@ public class WebhookResource {
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
         SignatureVerifier verifier = tenant.verifier();
-        String address = VerificationBudget.client(request.remoteAddress());
+        String address = budget.client(request.remoteAddress());
         long refusedFor = budget.addressRetryAfter(tenant.id(), address);
         if (refusedFor > 0) {
             // This address has had its share of 401s from this tenant in the window: refused without a MAC.

@@ -22,7 +22,13 @@ class VerificationBudgetTests {
     }
 
     static IngressConfig.Verification config(int perAddress, int perTenant, int guarded, int tracked) {
+        return config(perAddress, perTenant, guarded, tracked, false);
+    }
+
+    static IngressConfig.Verification config(int perAddress, int perTenant, int guarded, int tracked,
+            boolean countPrivate) {
         return new IngressConfig.Verification() {
+            public boolean countPrivateAddresses() { return countPrivate; }
             public int offloadBytes() { return 65536; }
             public int threads() { return 2; }
             public int maxPending() { return 64; }
@@ -91,12 +97,33 @@ class VerificationBudgetTests {
         assertEquals(0, budget.addressRetryAfter("t", "192.0.2.1"));
     }
 
+    /**
+     * A private, loopback, link-local or carrier-grade-NAT peer is most likely a load balancer or a NAT in front of
+     * many senders: counting it would let one sender's bad signatures lock every sender behind it out of a tenant
+     * (GitHub does not retry a 429). Such peers are not counted unless configured.
+     */
+    @Test
+    void aSharedLookingAddressIsNotCountedUnlessConfigured() {
+        VerificationBudget budget = budget(3, 1000, 2);
+        for (String shared : new String[] { "10.1.2.3", "172.16.0.9", "192.168.1.1", "127.0.0.1", "100.64.1.1",
+                "169.254.1.1", "::1", "fd00::1", "fe80::1" }) {
+            assertNull(budget.client(shared), shared);
+        }
+        assertEquals("192.0.2.7", budget.client("192.0.2.7"));
+        assertEquals("2001:db8:1:2::/64", budget.client("2001:db8:1:2::1"));
+        VerificationBudget counting = new VerificationBudget(config(3, 1000, 2, 1000, true), 1000, now::get);
+        assertEquals("10.1.2.3", counting.client("10.1.2.3"));
+        assertEquals("127.0.0.1", counting.client("127.0.0.1"));
+    }
+
     @Test
     void anIpv6ClientCountsByItsSlash64() {
-        assertEquals("2001:db8:1:2::/64", VerificationBudget.client("2001:db8:1:2:aaaa:bbbb:cccc:dddd"));
-        assertEquals(VerificationBudget.client("2001:db8:1:2::1"), VerificationBudget.client("2001:db8:1:2:ffff::9"));
-        assertEquals("192.0.2.7", VerificationBudget.client("192.0.2.7"));
-        assertEquals("not:an:address:zz", VerificationBudget.client("not:an:address:zz"));
+        VerificationBudget budget = budget(3, 1000, 2);
+        assertEquals("2001:db8:1:2::/64", budget.client("2001:db8:1:2:aaaa:bbbb:cccc:dddd"));
+        assertEquals(budget.client("2001:db8:1:2::1"), budget.client("2001:db8:1:2:ffff::9"));
+        assertEquals("192.0.2.7", budget.client("192.0.2.7"));
+        assertEquals("not:an:address:zz", budget.client("not:an:address:zz"));
+        assertEquals("host.example", budget.client("host.example"), "a name is never looked up");
     }
 
     @Test
