@@ -55,7 +55,7 @@ buffer_port=${BENCH_BUFFER_PORT:-18080}; origin_port=${BENCH_ORIGIN_PORT:-19000}
 server_opts=${BENCH_SERVER_OPTS:--Xmx512m}
 # The generator is a fresh JVM each run, on the cores the buffer uses. Its C2 compiler works during the warm-up;
 # without C2 (-XX:TieredStopAtLevel=1) SHA-256 is not intrinsified and signing alone took a third of the
-# generator's CPU: 38 core-µs per request in the measured window against 17-21 with C2 (README "Performance").
+# generator's CPU: 38 core-µs per request in the measured window against 17-21 with C2 (docs/performance.md).
 # One event loop needs no parallel collector.
 generator_opts=${BENCH_GENERATOR_OPTS:--Xmx2g -XX:+UseSerialGC}
 case "$db" in *[!a-z0-9_]*) echo "BENCH_DATABASE must be [a-z0-9_]" >&2; exit 2;; esac

@@ -30,14 +30,15 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.tenant.LookupRefused;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
 import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageMetric;
 
 /**
- * What a request may cost before its sender is authenticated (ARCHITECTURE invariant 9; README "What an
- * unauthenticated request costs"). Two Vert.x routes ahead of RESTEasy, which run once the request head is in and
+ * What a request may cost before its sender is authenticated (ARCHITECTURE invariant 9; docs/architecture.md "What
+ * an unauthenticated request costs"). Two Vert.x routes ahead of RESTEasy, which run once the request head is in and
  * before any of the body is read:
  * <ul>
  * <li>every request: at most {@code buffer.ingress.max-header-count} header lines (431), no empty and no second
@@ -179,8 +180,9 @@ public class IngressGate {
             tenant = lookup.join();
         } catch (CompletionException | CancellationException e) {
             // Failure policy: fail closed and ask for a retry (503). Without the tenant nothing can be checked, so
-            // nothing of the body is read.
-            refuse(ctx, IngressResponses.unavailable(unavailableRetryAfter), started, false);
+            // nothing of the body is read. A lookup its budget refused was never made: 503, never 404.
+            refuse(ctx, e instanceof LookupRefused || e.getCause() instanceof LookupRefused ? IngressResponses.lookupBusy(busyRetryAfter)
+                    : IngressResponses.unavailable(unavailableRetryAfter), started, false);
             return;
         }
         if (tenant == null || !tenant.active()) {

@@ -66,6 +66,16 @@ final class IngressResponses {
 
     // Refusals at the edge (IngressGate), before the sender is authenticated.
 
+    /**
+     * The tenant is not cached and the budget for lookups ({@code buffer.tenants.miss-budget.*}, the origin
+     * pull-through's bulkhead) is spent: the id was not looked up, so this is no 404. Nothing was stored.
+     */
+    static RestResponse<IngressReply> lookupBusy(long retryAfterSeconds) {
+        return RestResponse.ResponseBuilder
+                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "lookup_busy"))
+                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    }
+
     /** No {@code Host} line in an HTTP/1.1 request, an empty one, two of them, or one that is not a host[:port]. */
     static RestResponse<IngressReply> invalidHost() {
         return RestResponse.status(RestResponse.Status.BAD_REQUEST, new IngressReply("bad_request", null, "invalid_host"));

@@ -24,6 +24,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.actor.TenantActors;
+import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.Utf8;
@@ -36,7 +37,7 @@ import io.webhookbuffer.verify.SignatureVerifier;
 import io.webhookbuffer.verify.VerificationFailure;
 
 /**
- * {@code POST /webhook/{tenantId}}. Answers 202 only after the event is committed; see README "Response codes" for
+ * {@code POST /webhook/{tenantId}}. Answers 202 only after the event is committed; see README "Ingest answers" for
  * what a sender should do with each answer. Non-blocking: the method returns at once and the answer is written
  * when the tenant's actor decides (after the group commit, for a new event).
  */
@@ -112,8 +113,10 @@ public class WebhookResource {
         if (handshake != null) {
             return done(IngressResponses.handshake(handshake));
         }
-        IncomingEvent event = new IncomingEvent(tenant.id(), dedupeKey(verifier.dedupeId(request::getHeader, body), body),
-                body, contentType(request), forwardedHeaders(request), receivedAt);
+        String providerId = verifier.dedupeId(request::getHeader, body);
+        String key = dedupeKey(providerId, providerId != null && verifier.signsDedupeId(request::getHeader, body), body);
+        IncomingEvent event = new IncomingEvent(tenant.id(), key, body, contentType(request), forwardedHeaders(request),
+                receivedAt);
         return actors.ingest(tenant, event).thenApply(result -> {
             switch (result.kind()) {
                 case BUFFERED -> {
@@ -137,16 +140,23 @@ public class WebhookResource {
      * gives the same key (dedupe still works), different ids give different keys, and no id can fail the group
      * commit it shares with other tenants' events. (Ids taken from headers never need it: the HTTP server refuses a
      * control character in a header with 400, and reads every other byte as one ISO-8859-1 character.)
+     *
+     * <p>An id the signature does not cover ({@code signed} false: GitHub's {@code X-GitHub-Delivery}, the generic
+     * {@code X-Event-ID}) is bound to the body: {@code <id>:<first 32 hex digits of sha256(body)>}. A captured request
+     * re-sent with a guessed future id then gets a key of its own (its body is the old one), so it can neither make
+     * the genuine event a duplicate nor share its key at the origin. A provider's retry repeats id and body, so it
+     * still deduplicates. 128 bits of the hash are enough: the sender who wants the genuine key would need a body
+     * the provider signed whose hash begins the same.
      */
-    static String dedupeKey(String providerId, byte[] body) {
+    static String dedupeKey(String providerId, boolean signed, byte[] body) {
         if (providerId == null) {
             return Hex.encode(Hmac.sha256(body));
         }
-        if (providerId.length() > MAX_EVENT_ID_LENGTH || !Utf8.storableAsText(providerId)) {
-            // For a valid string these are its UTF-8 bytes: the keys of long ids stored before are unchanged.
-            return "sha256:" + Hex.encode(Hmac.sha256(Utf8.losslessBytes(providerId)));
-        }
-        return providerId;
+        String id = providerId.length() > MAX_EVENT_ID_LENGTH || !Utf8.storableAsText(providerId)
+                // For a valid string these are its UTF-8 bytes: the keys of long ids stored before are unchanged.
+                ? "sha256:" + Hex.encode(Hmac.sha256(Utf8.losslessBytes(providerId)))
+                : providerId;
+        return signed ? id : EventIds.bind(id, body);
     }
 
     private static String contentType(HttpServerRequest request) {

@@ -24,7 +24,7 @@ import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.ingress.IngressReply;
 
 /**
- * Graceful shutdown, the part Quarkus leaves to us (README "Graceful shutdown"). On SIGTERM Quarkus turns readiness
+ * Graceful shutdown, the part Quarkus leaves to us (docs/operations.md). On SIGTERM Quarkus turns readiness
  * DOWN at once ({@code quarkus.shutdown.delay-enabled}) and goes on serving for {@code quarkus.shutdown.delay}, so a
  * load balancer takes the replica out while every request still gets its real answer; then it waits up to
  * {@code quarkus.shutdown.timeout} for the requests in flight, but Quarkus 3.33 serves new requests meanwhile too

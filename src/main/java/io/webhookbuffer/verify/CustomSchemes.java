@@ -19,8 +19,8 @@ import io.webhookbuffer.verify.SignatureScheme.TimestampUnit;
 /**
  * A tenant's own scheme ({@code "provider": "custom"}, {@code "customScheme": {...}}), read strictly: unknown
  * fields, wrong types and impossible combinations are refused with a message that names the field. The knobs are
- * those of the presets, so a provider this build does not ship still works without a release. See README "Custom
- * scheme".
+ * those of the presets, so a provider this build does not ship still works without a release. See docs/providers.md
+ * "Custom scheme".
  */
 public final class CustomSchemes {
 

@@ -42,6 +42,11 @@ public final class HandshakeVerifier implements SignatureVerifier {
     }
 
     @Override
+    public boolean signsDedupeId(Function<String, String> headers, byte[] rawBody) {
+        return scheme.signsDedupeId(headers, rawBody);
+    }
+
+    @Override
     public HandshakeAnswer handshake(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
         return switch (kind) {

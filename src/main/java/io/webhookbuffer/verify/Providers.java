@@ -16,7 +16,7 @@ import io.webhookbuffer.verify.SignatureScheme.TimestampUnit;
  * The signature schemes this build ships, by the {@code provider} name used in tenant config. Most are presets of
  * {@link SignatureScheme}; Twilio (URL plus sorted form parameters) and GitLab's token have their own code, and Slack
  * and Zoom add a handshake. {@code custom} is a tenant's own {@link SignatureScheme}. Adding a provider is one entry
- * here, its vectors ({@code src/test/resources/signature-vectors/}) and a README row.
+ * here, its vectors ({@code src/test/resources/signature-vectors/}) and a row in docs/providers.md.
  */
 public final class Providers {
 
@@ -105,7 +105,7 @@ public final class Providers {
         };
     }
 
-    /** Every provider name a tenant may use, in README order. */
+    /** Every provider name a tenant may use, in the order of docs/providers.md. */
     public static List<String> names() {
         return NAMES;
     }

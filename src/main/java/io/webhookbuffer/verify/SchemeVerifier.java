@@ -118,6 +118,21 @@ public final class SchemeVerifier implements SignatureVerifier {
         return id;
     }
 
+    /**
+     * An id from a header is covered when the signed content includes {@code {id}} and the header read for it is the
+     * one the dedupe id came from (Standard Webhooks' {@code webhook-id}); an id from the body is covered when the
+     * signed content includes the body. GitHub's {@code X-GitHub-Delivery} or Shopify's {@code X-Shopify-Webhook-Id}
+     * are outside what they sign.
+     */
+    @Override
+    public boolean signsDedupeId(Function<String, String> headers, byte[] rawBody) {
+        String fromHeader = first(headers, scheme.dedupeHeaders());
+        if (fromHeader != null) {
+            return needs(ID) && fromHeader.equals(first(headers, scheme.idHeaders()));
+        }
+        return needs(BODY);
+    }
+
     /** The MAC of the signed content under one secret, or null when the secret cannot be a key of this scheme. */
     byte[] mac(String secret, byte[] body, byte[] ts, byte[] id) {
         byte[] key = key(secret);

@@ -25,6 +25,16 @@ public interface SignatureVerifier {
     String dedupeId(Function<String, String> headers, byte[] rawBody);
 
     /**
+     * Whether the signature covers the id {@link #dedupeId} returns for this request: true for an id read from the
+     * signed body or from a header the signed content includes. An id it does not cover is bound to the body by the
+     * caller, so that a captured request re-sent with a guessed future id cannot make the genuine event a duplicate.
+     * False by default: an id is trusted only where a scheme says its signature covers it.
+     */
+    default boolean signsDedupeId(Function<String, String> headers, byte[] rawBody) {
+        return false;
+    }
+
+    /**
      * For a request that {@link #verify verified}: the answer to a provider's endpoint handshake (Slack's
      * {@code url_verification}, Zoom's {@code endpoint.url_validation}), or null when the request is an event. A
      * handshake is answered and never buffered.

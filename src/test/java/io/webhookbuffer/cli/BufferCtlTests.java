@@ -20,6 +20,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.controlplane.SeamProfile;
+import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
@@ -97,7 +98,7 @@ class BufferCtlTests {
                 .statusCode(202);
         await().atMost(PATIENCE).until(() -> ctl("dead-letters", "list", id, "--json").json().get("deadLetters").size() == 1);
         JsonNode letter = ctl("dead-letters", "list", id, "--json").json().get("deadLetters").get(0);
-        assertEquals("dl-1", letter.get("eventId").asText());
+        assertEquals(EventKeys.bound("dl-1", "{\"n\":1}"), letter.get("eventId").asText(), "the key, as delivered");
         assertEquals("{\"n\":1}", ctl("dead-letters", "get", id, letter.get("id").asText(), "--json").json()
                 .get("rawBody").asText());
 
@@ -107,7 +108,7 @@ class BufferCtlTests {
         origin.answer(id, batch -> Answer.ok());
         assertEquals(1, ctl("dead-letters", "replay", id, "--id", letter.get("id").asText(), "--json").json()
                 .get("replayed").asInt());
-        await().atMost(PATIENCE).until(() -> origin.eventIds(id).contains("dl-1"));
+        await().atMost(PATIENCE).until(() -> origin.providerIds(id).contains("dl-1"));
         assertEquals(0, ctl("dead-letters", "purge", id, "--all", "--json").json().get("purged").asInt());
     }
 

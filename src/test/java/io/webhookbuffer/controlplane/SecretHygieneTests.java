@@ -20,6 +20,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
@@ -105,7 +106,8 @@ class SecretHygieneTests {
         assertTrue(line != null && line.has("mdc"), "the request's line is JSON with its log context");
         assertTrue(requestId.equals(line.get("mdc").path("requestId").asText()), "requestId field");
         assertTrue(id.equals(line.get("mdc").path("tenantId").asText()), "tenantId field");
-        assertTrue(eventId.equals(line.get("mdc").path("eventId").asText()), "eventId field");
+        assertTrue(EventKeys.bound(eventId, body).equals(line.get("mdc").path("eventId").asText()),
+                "eventId field: the key (X-Event-ID bound to the body)");
         String log = String.join("\n", lines);
         for (String leaked : List.of(secret, signature, marker, bearer, apiKey)) {
             assertFalse(log.contains(leaked), "the log contains a secret, signature, credential or body");

@@ -69,7 +69,7 @@ class UsageReportTests {
         send(t, "u1", 200); // a duplicate
         send(t, "u4", 429); // over the limit
         Signed.webhook("not-the-secret", "{}").post("/webhook/" + t).then().statusCode(401);
-        await().atMost(PATIENCE).until(() -> origin.eventIds(t).size() == 3);
+        await().atMost(PATIENCE).until(() -> origin.providerIds(t).size() == 3);
         await().atMost(PATIENCE).until(() -> queued(t) == 0);
 
         assertEquals(0, reporter.report().await().atMost(PATIENCE).failed());

@@ -24,8 +24,10 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.FakeOrigin;
+import io.webhookbuffer.testsupport.FastForwardClock;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.Signed;
@@ -37,6 +39,8 @@ import io.webhookbuffer.testsupport.TestTenants;
  * {@code max-attempts × backoff-cap} dead-letters nothing and drains fully afterwards; and a poison event that makes
  * the origin answer 500 (only for batches that hold it) is isolated and dead-lettered while its neighbours, before
  * and after it in the same tenant's queue, are delivered.
+ *
+ * <p>The outage lasts on the drainer's clock, its backoff waits skipped ({@link FastForwardClock#skipWaits}).
  *
  * <p>63fcc2b: both fail. Every failed batch counts an attempt on each of its events, so the outage dead-letters the
  * whole backlog after {@code max-attempts}, and the 500-poison takes its batch with it (issue 14 part 1).
@@ -68,6 +72,12 @@ class CompressedOutageTests {
     @Inject
     Pool pool;
 
+    @Inject
+    Drainer drainer;
+
+    @Inject
+    FastForwardClock clock;
+
     @Test
     void anOutageOfManyTimesMaxAttemptsTimesTheCapDeadLettersNothingAndDrainsAfterwards() throws Exception {
         List<String> tenants = List.of(tenant().provision(), tenant().provision());
@@ -86,12 +96,12 @@ class CompressedOutageTests {
                 sent.add(t + "/out-" + i);
             }
         }
-        Thread.sleep(HALF_OUTAGE_MILLIS); // refused connections
+        lastFor(tenants, HALF_OUTAGE_MILLIS); // refused connections
         for (String t : tenants) {
             origin.answer(t, batch -> Answer.status(503));
             Signed.command("{\"originUrl\":null}").put("/control/tenants/" + t).then().statusCode(200);
         }
-        Thread.sleep(HALF_OUTAGE_MILLIS); // 503 for every batch
+        lastFor(tenants, HALF_OUTAGE_MILLIS); // 503 for every batch
         for (String t : tenants) {
             assertEquals(List.of(), deadLetterIds(t), "dead letters of " + t + " during an origin outage");
             assertTrue(origin.batches(t).size() > MAX_ATTEMPTS,
@@ -103,7 +113,7 @@ class CompressedOutageTests {
         Set<String> delivered = new HashSet<>();
         for (String t : tenants) {
             assertEquals(List.of(), deadLetterIds(t), "dead letters of " + t + " after the outage");
-            origin.eventIds(t).forEach(id -> delivered.add(t + "/" + id));
+            origin.providerIds(t).forEach(id -> delivered.add(t + "/" + id));
         }
         assertEquals(sent, delivered, "every event was delivered after the outage");
     }
@@ -112,12 +122,12 @@ class CompressedOutageTests {
     void aPoisonThatMakesTheOrigin500IsIsolatedAndDeadLetteredWhileItsNeighboursAreDelivered() throws Exception {
         String t = tenant().provision();
         String neighbour = tenant().provision();
-        origin.answer(t, batch -> batch.events().stream().anyMatch(e -> e.get("eventId").asText().equals("poison"))
+        origin.answer(t, batch -> batch.events().stream().anyMatch(e -> FakeOrigin.providerId(e).equals("poison"))
                 ? new Answer(500, Map.of(), "{\"error\":\"crashed\"}", 0)
                 : Answer.ok());
         List<String> before = IntStream.range(0, 5).mapToObj(i -> "before-" + i).toList();
         before.forEach(id -> send(t, id));
-        await().atMost(PATIENCE).until(() -> origin.eventIds(t).containsAll(before)); // the origin is healthy
+        await().atMost(PATIENCE).until(() -> origin.providerIds(t).containsAll(before)); // the origin is healthy
 
         // Another tenant keeps delivering meanwhile, as on a real origin: the 500s are the poison's, not the origin's.
         AtomicBoolean sending = new AtomicBoolean(true);
@@ -142,8 +152,8 @@ class CompressedOutageTests {
             assertEquals(List.of("poison"), deadLetterIds(t), "only the poison is dead-lettered");
             Row dead = deadLetters(t).get(0);
             assertEquals(500, dead.getInteger("last_status"));
-            assertTrue(new HashSet<>(origin.eventIds(t)).containsAll(around),
-                    "the poison's neighbours were delivered: " + origin.eventIds(t));
+            assertTrue(new HashSet<>(origin.providerIds(t)).containsAll(around),
+                    "the poison's neighbours were delivered: " + origin.providerIds(t));
         } finally {
             sending.set(false);
             steady.join();
@@ -157,7 +167,7 @@ class CompressedOutageTests {
     }
 
     private List<String> deadLetterIds(String tenantId) {
-        return deadLetters(tenantId).stream().map(r -> r.getString("event_id")).toList();
+        return deadLetters(tenantId).stream().map(r -> EventIds.providerId(r.getString("event_id"))).toList();
     }
 
     private List<Row> deadLetters(String tenantId) {
@@ -165,6 +175,12 @@ class CompressedOutageTests {
         pool.preparedQuery("SELECT * FROM dead_letters WHERE tenant_id = $1 ORDER BY id").execute(Tuple.of(tenantId))
                 .await().indefinitely().forEach(rows::add);
         return rows;
+    }
+
+    /** Lets {@code millis} pass on the drainer's clock, the tenants' waits skipped. */
+    private void lastFor(List<String> tenants, long millis) {
+        long end = clock.millis() + millis;
+        clock.skipWaits(drainer::view, tenants, PATIENCE, () -> clock.millis() >= end);
     }
 
     private static void sleepQuietly(long millis) {

@@ -43,12 +43,12 @@ class PauseAndDeactivateTests {
         ids.forEach(id -> send(t, id));
         // Several sweeps (500 ms) pass: none may send a paused tenant's events.
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
-                .until(() -> origin.eventIds(t).isEmpty() && Db.queued(pool, t) == 5);
+                .until(() -> origin.providerIds(t).isEmpty() && Db.queued(pool, t) == 5);
         Signed.command("").get("/control/tenants/" + t + "/backlog").then().body("state", equalTo("paused"))
                 .body("depth", equalTo(5));
         Signed.command("").post("/control/tenants/" + t + "/resume").then().statusCode(200);
-        await().atMost(PATIENCE).until(() -> origin.eventIds(t).size() == 5);
-        assertEquals(ids, origin.eventIds(t));
+        await().atMost(PATIENCE).until(() -> origin.providerIds(t).size() == 5);
+        assertEquals(ids, origin.providerIds(t));
         await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
         Signed.command("").get("/control/tenants/" + t + "/backlog").then().body("state", equalTo("empty"));
     }
@@ -62,7 +62,7 @@ class PauseAndDeactivateTests {
         Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"after\"}").header("X-Event-ID", "after")
                 .post("/webhook/" + t).then().statusCode(404);
         Signed.command("").post("/control/tenants/" + t + "/resume").then().statusCode(200);
-        await().atMost(PATIENCE).until(() -> origin.eventIds(t).equals(List.of("before-deactivation")));
+        await().atMost(PATIENCE).until(() -> origin.providerIds(t).equals(List.of("before-deactivation")));
         await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
     }
 

@@ -58,7 +58,7 @@ class SweepBudgetTests {
 
         await().atMost(PATIENCE).pollInterval(Duration.ofMillis(5)).until(() -> {
             mostActive.accumulateAndGet(drainer.activeDrains(), Math::max);
-            return tenants.stream().allMatch(t -> origin.eventIds(t).size() == EVENTS_EACH && Db.queued(pool, t) == 0);
+            return tenants.stream().allMatch(t -> origin.providerIds(t).size() == EVENTS_EACH && Db.queued(pool, t) == 0);
         });
         assertTrue(mostActive.get() <= SweepBudgetProfile.SWEEP_BATCH,
                 "at most " + SweepBudgetProfile.SWEEP_BATCH + " drains at once, saw " + mostActive.get());

@@ -60,7 +60,7 @@ class TwoReplicasIT {
             }
             // Everything acknowledged reaches the origin, also what the dead replica held when it died.
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> new HashSet<>(origin.eventIds(tenant)).containsAll(acknowledged));
+                    .until(() -> new HashSet<>(origin.providerIds(tenant)).containsAll(acknowledged));
             assertEquals(1, origin.maxConcurrent(tenant), "two batches of one tenant were in flight at once");
         }
     }

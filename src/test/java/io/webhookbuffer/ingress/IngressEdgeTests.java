@@ -35,7 +35,7 @@ import io.webhookbuffer.testsupport.RawHttp.Answer;
 import io.webhookbuffer.testsupport.TestTenants;
 
 /**
- * What a request costs before its sender is authenticated (README "What an unauthenticated request costs"), seen
+ * What a request costs before its sender is authenticated (docs/architecture.md), seen
  * from a raw socket: refusals come before the body is sent, an over-long chunked body is cut at the limit, and a
  * request head that RFC 9112 §3.2 calls invalid gets the documented JSON 400.
  */

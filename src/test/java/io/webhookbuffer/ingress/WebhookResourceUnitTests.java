@@ -22,45 +22,45 @@ class WebhookResourceUnitTests {
     @Test
     void withoutAProviderIdTheKeyIsTheBodysSha256() throws Exception {
         byte[] body = "{\"id\":1}".getBytes(StandardCharsets.UTF_8);
-        String key = WebhookResource.dedupeKey(null, body);
+        String key = WebhookResource.dedupeKey(null, true, body);
         assertEquals(sha256Hex(body), key);
         assertEquals(64, key.length());
-        assertEquals(key, WebhookResource.dedupeKey(null, body.clone()), "stable: a retry gets the same key");
-        assertNotEquals(key, WebhookResource.dedupeKey(null, "{\"id\":2}".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(key, WebhookResource.dedupeKey(null, true, body.clone()), "stable: a retry gets the same key");
+        assertNotEquals(key, WebhookResource.dedupeKey(null, true, "{\"id\":2}".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
     void theEmptyBodyHasThePublishedSha256() {
         assertEquals("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-                WebhookResource.dedupeKey(null, new byte[0]));
+                WebhookResource.dedupeKey(null, true, new byte[0]));
     }
 
     @Test
     void aShortProviderIdIsUsedUnchanged() {
         byte[] body = "x".getBytes(StandardCharsets.UTF_8);
-        assertEquals("evt_123", WebhookResource.dedupeKey("evt_123", body));
-        assertEquals("évt-ünïcode-日本", WebhookResource.dedupeKey("évt-ünïcode-日本", body));
+        assertEquals("evt_123", WebhookResource.dedupeKey("evt_123", true, body));
+        assertEquals("évt-ünïcode-日本", WebhookResource.dedupeKey("évt-ünïcode-日本", true, body));
         String exactly200 = "i".repeat(WebhookResource.MAX_EVENT_ID_LENGTH);
         assertEquals(200, exactly200.length());
-        assertEquals(exactly200, WebhookResource.dedupeKey(exactly200, body));
+        assertEquals(exactly200, WebhookResource.dedupeKey(exactly200, true, body));
     }
 
     @Test
     void aProviderIdLongerThan200CharsIsReplacedByItsSha256() throws Exception {
         byte[] body = "x".getBytes(StandardCharsets.UTF_8);
         String id201 = "i".repeat(201);
-        assertEquals("sha256:" + sha256Hex(id201.getBytes(StandardCharsets.UTF_8)), WebhookResource.dedupeKey(id201, body));
+        assertEquals("sha256:" + sha256Hex(id201.getBytes(StandardCharsets.UTF_8)), WebhookResource.dedupeKey(id201, true, body));
 
         String unicode = "é".repeat(150) + "日".repeat(60);
         assertEquals("sha256:" + sha256Hex(unicode.getBytes(StandardCharsets.UTF_8)),
-                WebhookResource.dedupeKey(unicode, body), "hashed over the id's UTF-8 bytes");
+                WebhookResource.dedupeKey(unicode, true, body), "hashed over the id's UTF-8 bytes");
 
         String huge = "evt-".repeat(10_000);
-        String key = WebhookResource.dedupeKey(huge, body);
+        String key = WebhookResource.dedupeKey(huge, true, body);
         assertEquals("sha256:".length() + 64, key.length());
         assertTrue(key.length() <= WebhookResource.MAX_EVENT_ID_LENGTH, "the replacement fits the limit itself");
-        assertNotEquals(key, WebhookResource.dedupeKey(huge + "x", body));
-        assertNotEquals(WebhookResource.dedupeKey(id201, body), WebhookResource.dedupeKey(null, body),
+        assertNotEquals(key, WebhookResource.dedupeKey(huge + "x", true, body));
+        assertNotEquals(WebhookResource.dedupeKey(id201, true, body), WebhookResource.dedupeKey(null, true, body),
                 "a long id's key does not depend on the body and differs from the body hash");
     }
 
@@ -68,14 +68,30 @@ class WebhookResourceUnitTests {
     void anIdPostgresTextCannotHoldIsReplacedByTheSha256OfItsBytes() throws Exception {
         byte[] body = "x".getBytes(StandardCharsets.UTF_8);
         String nul = "evt_\u0000";
-        assertEquals("sha256:" + sha256Hex(nul.getBytes(StandardCharsets.UTF_8)), WebhookResource.dedupeKey(nul, body));
-        assertEquals(WebhookResource.dedupeKey(nul, body), WebhookResource.dedupeKey(new String(nul), "y".getBytes()),
+        assertEquals("sha256:" + sha256Hex(nul.getBytes(StandardCharsets.UTF_8)), WebhookResource.dedupeKey(nul, true, body));
+        assertEquals(WebhookResource.dedupeKey(nul, true, body), WebhookResource.dedupeKey(new String(nul), true, "y".getBytes()),
                 "stable, and independent of the body: a retry is a duplicate");
-        assertNotEquals(WebhookResource.dedupeKey("evt_\uD800", body), WebhookResource.dedupeKey("evt_\uDC00", body),
+        assertNotEquals(WebhookResource.dedupeKey("evt_\uD800", true, body), WebhookResource.dedupeKey("evt_\uDC00", true, body),
                 "two unpaired surrogates are two ids");
-        assertNotEquals("evt_?", WebhookResource.dedupeKey("evt_\uD800", body));
-        assertEquals("evt_?", WebhookResource.dedupeKey("evt_?", body));
-        assertEquals("evt_\uD83D\uDE00", WebhookResource.dedupeKey("evt_\uD83D\uDE00", body), "a pair is valid text");
+        assertNotEquals("evt_?", WebhookResource.dedupeKey("evt_\uD800", true, body));
+        assertEquals("evt_?", WebhookResource.dedupeKey("evt_?", true, body));
+        assertEquals("evt_\uD83D\uDE00", WebhookResource.dedupeKey("evt_\uD83D\uDE00", true, body), "a pair is valid text");
+    }
+
+    @Test
+    void anUnsignedIdIsBoundToTheFirst128BitsOfTheBodysSha256() throws Exception {
+        byte[] body = "{\"n\":1}".getBytes(StandardCharsets.UTF_8);
+        assertEquals("evt_1:" + sha256Hex(body).substring(0, 32), WebhookResource.dedupeKey("evt_1", false, body));
+        assertEquals(WebhookResource.dedupeKey("evt_1", false, body), WebhookResource.dedupeKey("evt_1", false, body.clone()),
+                "a retry (same id, same body) gets the same key");
+        assertNotEquals(WebhookResource.dedupeKey("evt_1", false, body),
+                WebhookResource.dedupeKey("evt_1", false, "{\"n\":2}".getBytes(StandardCharsets.UTF_8)),
+                "a captured body re-sent under the id cannot take the genuine event's key");
+        assertNotEquals(WebhookResource.dedupeKey("evt_1", false, body), WebhookResource.dedupeKey("evt_1", true, body));
+        String id201 = "i".repeat(201);
+        assertEquals("sha256:" + sha256Hex(id201.getBytes(StandardCharsets.UTF_8)) + ":" + sha256Hex(body).substring(0, 32),
+                WebhookResource.dedupeKey(id201, false, body), "a long id is hashed first, then bound");
+        assertEquals(sha256Hex(body), WebhookResource.dedupeKey(null, false, body), "no id: the body hash, as before");
     }
 
     @ParameterizedTest

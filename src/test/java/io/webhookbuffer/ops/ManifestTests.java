@@ -29,8 +29,9 @@ import io.webhookbuffer.metrics.MetricNames;
 /**
  * deploy/ and k8s/ hold what the app really serves: every YAML parses, the alert rules exist once (the PrometheusRule
  * carries the same groups as the Prometheus file), every metric they and the dashboard name is a MetricNames family,
- * probes and ports match the app's, and settings are README keys. ManifestServedTests checks the same names and
- * paths against the running app. The Dockerfile is checked for its shape only: no container engine runs here.
+ * probes and ports match the app's, and settings are keys of docs/configuration.md. ManifestServedTests checks the
+ * same names and paths against the running app. The Dockerfile is checked for its shape only: no container engine
+ * runs here.
  */
 class ManifestTests {
 
@@ -139,10 +140,10 @@ class ManifestTests {
     }
 
     @Test
-    void settingsInTheManifestsAreReadmeKeys() throws IOException {
-        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+    void settingsInTheManifestsAreDocumentedKeys() throws IOException {
+        String table = Files.readString(Path.of("docs/configuration.md"), StandardCharsets.UTF_8);
         Set<String> documented = new HashSet<>();
-        Matcher m = Pattern.compile("`(BUFFER_[A-Z0-9_]+|QUARKUS_[A-Z0-9_]+)`").matcher(readme);
+        Matcher m = Pattern.compile("`(BUFFER_[A-Z0-9_]+|QUARKUS_[A-Z0-9_]+)`").matcher(table);
         while (m.find()) {
             documented.add(m.group(1));
         }
@@ -155,7 +156,7 @@ class ManifestTests {
                 .forEachRemaining(e -> settings.put(e.getKey(), e.getValue().asText()));
         List<String> unknown = new ArrayList<>();
         settings.keySet().stream().filter(k -> !documented.contains(k)).forEach(unknown::add);
-        assertTrue(unknown.isEmpty(), "settings not in the README: " + unknown);
+        assertTrue(unknown.isEmpty(), "settings not in docs/configuration.md: " + unknown);
     }
 
     @Test

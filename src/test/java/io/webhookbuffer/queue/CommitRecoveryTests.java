@@ -26,6 +26,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.InjectProxy;
 import io.webhookbuffer.testsupport.PostgresProxyResource;
 import io.webhookbuffer.testsupport.Signed;
@@ -156,9 +157,10 @@ class CommitRecoveryTests {
         return Db.count(direct, "SELECT count(*) FROM event_queue WHERE tenant_id = ?", tenantId);
     }
 
+    /** Dedupe rows of the event {@link #send} sent with {@code eventId} (its key binds the id to the body). */
     private long dedupeRows(String tenantId, String eventId) {
         return Db.count(direct, "SELECT count(*) FROM processed_events WHERE tenant_id = ? AND event_id = ?", tenantId,
-                eventId);
+                EventKeys.bound(eventId, "{\"id\":\"" + eventId + "\"}"));
     }
 
     private int waitingForTheLock() {

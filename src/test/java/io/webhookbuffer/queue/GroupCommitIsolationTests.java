@@ -39,6 +39,7 @@ import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
@@ -93,7 +94,7 @@ class GroupCommitIsolationTests {
         String refused = "refused-by-test-" + UUID.randomUUID();
         // A constraint this event breaks: the stand-in for any data PostgreSQL refuses that the ingress did not catch.
         String constraint = "test_refuses_" + refused.substring(16).replace("-", "");
-        execute("ALTER TABLE event_queue ADD CONSTRAINT " + constraint + " CHECK (event_id <> '" + refused
+        execute("ALTER TABLE event_queue ADD CONSTRAINT " + constraint + " CHECK (event_id <> '" + key(refused)
                 + "') NOT VALID");
         try {
             double refusedBefore = Scrape.now().count(INGEST, "outcome", "not_storable");
@@ -103,7 +104,7 @@ class GroupCommitIsolationTests {
             Response poison = answers.get(NEIGHBOURS);
             assertEquals(422, poison.statusCode(), poison.asString());
             assertEquals("not_storable", poison.jsonPath().getString("status"));
-            assertEquals(refused, poison.jsonPath().getString("eventId"));
+            assertEquals(key(refused), poison.jsonPath().getString("eventId"));
             assertEquals(0, Db.queued(pool, refusing));
             assertEquals(0, Db.dedupeRows(pool, refusing), "nothing left behind that would look like a duplicate");
             generic(refusing, refused).then().statusCode(422); // refused again on its own, never "deduplicated"
@@ -176,8 +177,9 @@ class GroupCommitIsolationTests {
         try (Connection lock = jdbc.getConnection()) {
             lock.setAutoCommit(false);
             try (PreparedStatement st = lock.prepareStatement(
-                    "INSERT INTO processed_events (tenant_id, event_id, received_at) VALUES (?, 'held', now())")) {
+                    "INSERT INTO processed_events (tenant_id, event_id, received_at) VALUES (?, ?, now())")) {
                 st.setString(1, holder);
+                st.setString(2, key("held"));
                 st.executeUpdate();
             }
             commitsBefore = writer.stats().commits();
@@ -217,8 +219,16 @@ class GroupCommitIsolationTests {
     }
 
     private static Response generic(String tenantId, String eventId) {
-        return Signed.webhook(SECRET, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
-                .post("/webhook/" + tenantId);
+        return Signed.webhook(SECRET, body(eventId)).header("X-Event-ID", eventId).post("/webhook/" + tenantId);
+    }
+
+    private static String body(String eventId) {
+        return "{\"id\":\"" + eventId + "\"}";
+    }
+
+    /** The key {@link #generic} stores: its X-Event-ID bound to its body. */
+    private static String key(String eventId) {
+        return EventKeys.bound(eventId, body(eventId));
     }
 
     /** A signed generic request with one extra header line, written byte for byte; the answer's text. */

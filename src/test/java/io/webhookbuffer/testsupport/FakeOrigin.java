@@ -12,6 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+import io.webhookbuffer.common.EventIds;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,6 +52,7 @@ public final class FakeOrigin implements AutoCloseable {
     private final HttpServer server;
     private final List<Batch> batches = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, Function<Batch, Answer>> behaviours = new ConcurrentHashMap<>();
+    private volatile LongSupplier clock = System::currentTimeMillis;
     private final AtomicInteger concurrent = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger maxConcurrent = new AtomicInteger();
@@ -70,6 +74,11 @@ public final class FakeOrigin implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** The clock that stamps {@link Batch#receivedAtMillis} (the system clock unless a test sets the drainer's). */
+    public void stampWith(LongSupplier clock) {
+        this.clock = clock;
+    }
+
     /** How this origin answers batches of one tenant from now on. */
     public void answer(String tenantId, Function<Batch, Answer> behaviour) {
         behaviours.put(tenantId, behaviour);
@@ -86,8 +95,22 @@ public final class FakeOrigin implements AutoCloseable {
         return batches(tenantId).stream().flatMap(b -> b.events().stream()).toList();
     }
 
+    /** The {@code eventId} of every event of the tenant as delivered (the dedupe key), in the order received. */
     public List<String> eventIds(String tenantId) {
         return events(tenantId).stream().map(e -> e.get("eventId").asText()).toList();
+    }
+
+    /**
+     * The same, as the sender chose them: an id bound to its body (docs/providers.md "Unsigned ids are bound to the body") split
+     * at its last {@code :}, as an origin does; for tests about delivery rather than about keys.
+     */
+    public List<String> providerIds(String tenantId) {
+        return events(tenantId).stream().map(FakeOrigin::providerId).toList();
+    }
+
+    /** One delivered event's id as the sender chose it: see {@link #providerIds}. */
+    public static String providerId(JsonNode event) {
+        return EventIds.providerId(event.get("eventId").asText());
     }
 
     public int maxConcurrent() {
@@ -120,7 +143,7 @@ public final class FakeOrigin implements AutoCloseable {
             maxConcurrentByTenant.computeIfAbsent(tenantId, k -> new AtomicInteger())
                     .accumulateAndGet(tenantConcurrent.incrementAndGet(), Math::max);
             Batch batch = new Batch(tenantId, events, Map.copyOf(exchange.getRequestHeaders()), body,
-                    System.currentTimeMillis());
+                    clock.getAsLong());
             batches.add(batch);
             Answer answer = behaviours.getOrDefault(tenantId, b -> Answer.ok()).apply(batch);
             if (answer.delayMillis() > 0) {

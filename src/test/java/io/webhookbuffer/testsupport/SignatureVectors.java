@@ -9,6 +9,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -26,6 +27,12 @@ public final class SignatureVectors {
     /** Every provider with a vector file; the file name is the provider name. */
     public static final List<String> PROVIDERS = List.of("generic", "stripe", "github", "shopify", "slack",
             "standard-webhooks", "paddle", "square", "linear", "zoom", "intercom", "gitlab", "twilio");
+
+    /**
+     * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every other provider's id
+     * comes from the signed body or a signed header.
+     */
+    public static final Set<String> UNSIGNED_IDS = Set.of("generic", "github", "shopify", "linear", "gitlab", "twilio");
 
     private SignatureVectors() {
     }

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.EventKeys;
 
 /**
  * Steady signed load (generic scheme, {@code X-Event-ID}) at a fixed rate over a few tenants, with a share of
@@ -33,7 +34,10 @@ import io.webhookbuffer.common.Hmac;
  */
 final class SignedLoad implements AutoCloseable {
 
-    /** One request and what came back. */
+    /**
+     * One request and what came back. {@code eventId} is the key the buffer answers and delivers: the
+     * {@code X-Event-ID} sent, bound to the body (docs/providers.md "Unsigned ids are bound to the body").
+     */
     record Answer(String tenant, String eventId, long sentAt, long answeredAt, int status) {
     }
 
@@ -130,7 +134,8 @@ final class SignedLoad implements AutoCloseable {
         } catch (RuntimeException e) {
             // Thrown out of the tick, it would end the fixed-rate schedule silently: a request with no answer.
             inFlight.release();
-            answers.add(new Answer(tenant, eventId, System.currentTimeMillis(), System.currentTimeMillis(), NO_ANSWER));
+            answers.add(new Answer(tenant, key(eventId), System.currentTimeMillis(), System.currentTimeMillis(),
+                    NO_ANSWER));
         }
     }
 
@@ -145,11 +150,16 @@ final class SignedLoad implements AutoCloseable {
         return http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
                 .handle((response, failure) -> {
                     int status = response != null ? response.statusCode() : failureStatus(failure);
-                    Answer answer = new Answer(tenant, eventId, sentAt, System.currentTimeMillis(), status);
+                    Answer answer = new Answer(tenant, key(eventId), sentAt, System.currentTimeMillis(), status);
                     answers.add(answer);
                     inFlight.release();
                     return answer;
                 });
+    }
+
+    /** The key the buffer answers and delivers for the event sent with {@code X-Event-ID: eventId}. */
+    static String key(String eventId) {
+        return EventKeys.bound(eventId, body(eventId));
     }
 
     /** The same body for every copy of an event: a duplicate is byte for byte the request sent before. */

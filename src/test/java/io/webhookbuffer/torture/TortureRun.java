@@ -87,7 +87,7 @@ final class TortureRun implements AutoCloseable {
         secrets.put("origin token", "torture-origin-token-" + UUID.randomUUID());
         secrets.put("batch signing secret", "torture-batch-secret-" + UUID.randomUUID());
         origin = new TortureOrigin(secrets.get("origin token"),
-                settings.requestTimeout.plusSeconds(1).toMillis(), poison500, poison4xx);
+                settings.requestTimeout.plusSeconds(1).toMillis(), SignedLoad.key(poison500), SignedLoad.key(poison4xx));
         postgresProxy = new TcpProxy(database.host(), database.port());
         LocalServers.Endpoint redis = LocalServers.redis(true);
         redisProxy = new TcpProxy(redis.host(), redis.port());
@@ -240,7 +240,8 @@ final class TortureRun implements AutoCloseable {
 
     private Set<String> poisonKeys() {
         List<String> ids = new ArrayList<>(tenants.keySet());
-        return Set.of(TortureOrigin.key(ids.get(0), poison500), TortureOrigin.key(ids.get(1 % ids.size()), poison4xx));
+        return Set.of(TortureOrigin.key(ids.get(0), SignedLoad.key(poison500)),
+                TortureOrigin.key(ids.get(1 % ids.size()), SignedLoad.key(poison4xx)));
     }
 
     private void fault(String name, boolean processDown, Action inject, Duration hold, Action heal)

@@ -52,6 +52,10 @@ class ProviderVectorsTests {
             return;
         }
         assertEquals(v.dedupeId(), verifier.dedupeId(v.headerLookup(), v.body()), name + ": the dedupe id");
+        if (v.dedupeId() != null) {
+            assertEquals(!SignatureVectors.UNSIGNED_IDS.contains(v.provider()),
+                    verifier.signsDedupeId(v.headerLookup(), v.body()), name + ": whether the signature covers the id");
+        }
         HandshakeAnswer answer = verifier.handshake(v.headerLookup(), v.body(), v.secrets(), v.receivedAtOrNow());
         if (v.handshake() == null) {
             assertNull(answer, name + ": an event is not a handshake");

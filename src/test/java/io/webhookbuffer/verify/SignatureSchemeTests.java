@@ -51,19 +51,26 @@ class SignatureSchemeTests {
     void bodyFieldsAreReadByStreamingAndNeverThrow() {
         byte[] body = ("{\"skip\":{\"id\":\"nested-not-top\",\"a\":[1,{\"id\":2}]},\"id\":\"evt_1\",\"n\":1767225600000,"
                 + "\"payload\":{\"plainToken\":\"tok\"},\"id\":\"second\"}").getBytes(StandardCharsets.UTF_8);
-        assertEquals("evt_1", JsonFields.text(body, "id"), "top level only; the first of duplicate keys");
+        assertEquals("second", JsonFields.text(body, "id"),
+                "top level only; of duplicate keys the last, as Jackson's ObjectMapper, JSON.parse and Python's json read it");
         assertEquals("1767225600000", JsonFields.text(body, "n"));
         assertEquals("tok", JsonFields.text(body, "payload", "plainToken"));
         assertNull(JsonFields.text(body, "skip"), "an object is not a text value");
         assertNull(JsonFields.text(body, "missing"));
         assertNull(JsonFields.text("[{\"id\":\"x\"}]".getBytes(StandardCharsets.UTF_8), "id"));
         assertNull(JsonFields.text("{\"id\":\"x\"".getBytes(StandardCharsets.UTF_8), "nope"), "truncated JSON");
-        assertEquals("x", JsonFields.text("{\"id\":\"x\",".getBytes(StandardCharsets.UTF_8), "id"),
-                "the field is read before the rest is parsed");
+        assertNull(JsonFields.text("{\"id\":\"x\",".getBytes(StandardCharsets.UTF_8), "id"),
+                "the whole object is read (a later duplicate would win): a truncated one has no fields");
         assertNull(JsonFields.text("id=x&a=b".getBytes(StandardCharsets.UTF_8), "id"), "a form body");
         assertNull(JsonFields.text(new byte[] { (byte) 0xff, 0x00, 0x7b }, "id"));
         assertNull(JsonFields.text(new byte[0], "id"));
         assertNull(JsonFields.text("{\"id\":1.5}".getBytes(StandardCharsets.UTF_8), "id"), "not an integer");
+        assertNull(JsonFields.text("{\"id\":\"a\",\"id\":{\"x\":1}}".getBytes(StandardCharsets.UTF_8), "id"),
+                "the last value is an object: no text, whatever came before");
+        assertEquals("b", JsonFields.text("{\"data\":{\"id\":\"a\"},\"data\":{\"id\":\"b\"}}"
+                .getBytes(StandardCharsets.UTF_8), "data", "id"), "a nested path follows the last of each key");
+        assertNull(JsonFields.text("{\"data\":{\"id\":\"a\"},\"data\":{\"other\":1}}"
+                .getBytes(StandardCharsets.UTF_8), "data", "id"), "the last object under the key has no id: none");
     }
 
     /** A custom scheme with Stripe's knobs verifies Stripe's vectors exactly as the preset does. */

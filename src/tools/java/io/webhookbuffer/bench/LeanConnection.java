@@ -10,7 +10,7 @@ import io.vertx.core.net.NetSocket;
  * One keep-alive HTTP/1.1 connection of the load generator: one request at a time, written as a single pre-encoded
  * buffer, and its answer reduced to the status. It exists because the generator shares the two cores with the
  * buffer it measures: a full HTTP client (request objects, header maps, futures per request) cost several times
- * what this does per request (README "Performance"). Used only on the event loop that opened the socket.
+ * what this does per request (docs/performance.md). Used only on the event loop that opened the socket.
  */
 final class LeanConnection {
 

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * The benchmark's one summary table: a Markdown table of {@code | metric | value |} rows, so the same text is read
- * by people, pasted into README, and parsed back by scripts ({@link #parse}).
+ * by people, pasted into docs/performance.md, and parsed back by scripts ({@link #parse}).
  */
 final class SummaryTable {
 

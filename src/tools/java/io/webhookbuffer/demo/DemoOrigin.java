@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 
@@ -164,10 +165,12 @@ public final class DemoOrigin implements AutoCloseable {
             JsonNode batch = JSON.readTree(body).get("events");
             StringBuilder rejected = new StringBuilder();
             for (JsonNode event : batch) {
-                String id = event.path("eventId").asText();
+                String delivered = event.path("eventId").asText();
+                // Counted, ordered and poisoned by the id the sender chose, as an origin splitting a bound id would.
+                String id = EventIds.providerId(delivered);
                 if (id.equals(poisonEventId)) {
                     rejected.append(rejected.length() == 0 ? "" : ",")
-                            .append("{\"eventId\":").append(JSON.writeValueAsString(id))
+                            .append("{\"eventId\":").append(JSON.writeValueAsString(delivered))
                             .append(",\"reason\":\"poison (demo origin)\"}");
                     continue;
                 }

@@ -32,11 +32,12 @@ import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.usage.UsageConfig;
 
 /**
- * The README's configuration table and the {@code @ConfigMapping} interfaces say the same thing: every key in one is
- * in the other, with the same default and the env var Quarkus derives from it.
+ * The configuration table (docs/configuration.md) and the {@code @ConfigMapping} interfaces say the same thing: every
+ * key in one is in the other, with the same default and the env var Quarkus derives from it.
  */
-class ReadmeConfigTableTests {
+class ConfigTableTests {
 
+    private static final Path TABLE = Path.of("docs/configuration.md");
     private static final Class<?>[] MAPPINGS = { IngressConfig.class, TenantConfig.class, OriginConfig.class,
             ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class,
             UsageConfig.class, LifecycleConfig.class, MetricsConfig.class, HealthConfig.class, StatusConfig.class,
@@ -48,24 +49,24 @@ class ReadmeConfigTableTests {
             Pattern.MULTILINE);
 
     @Test
-    void readmeTableMatchesTheConfigMappings() throws IOException {
+    void configurationTableMatchesTheConfigMappings() throws IOException {
         Map<String, String> expected = new TreeMap<>(LOCAL_KEYS);
         for (Class<?> mapping : MAPPINGS) {
             collect(mapping.getAnnotation(ConfigMapping.class).prefix(), mapping, expected);
         }
-        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+        String table = Files.readString(TABLE, StandardCharsets.UTF_8);
         Map<String, String> documented = new TreeMap<>();
-        Matcher m = ROW.matcher(readme);
+        Matcher m = ROW.matcher(table);
         while (m.find()) {
             String key = m.group(1);
             assertEquals(key.toUpperCase().replace('.', '_').replace('-', '_'), m.group(2), "env var of " + key);
             documented.put(key, m.group(3).strip());
         }
-        assertEquals(expected.keySet(), documented.keySet(), "README configuration table vs @ConfigMapping keys");
+        assertEquals(expected.keySet(), documented.keySet(), TABLE + " vs @ConfigMapping keys");
         expected.forEach((key, defaultValue) -> {
             if (defaultValue != null) {
                 assertTrue(documented.get(key).startsWith("`" + defaultValue + "`"),
-                        key + ": README says " + documented.get(key) + ", the mapping's default is " + defaultValue);
+                        key + ": " + TABLE + " says " + documented.get(key) + ", the mapping's default is " + defaultValue);
             }
         });
     }

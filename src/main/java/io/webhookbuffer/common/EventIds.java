@@ -1,0 +1,35 @@
+package io.webhookbuffer.common;
+
+/**
+ * The form of an event id the signature does not cover, bound to its body: {@code <provider id>:<the first 32 hex
+ * digits of sha256(body)>} (docs/providers.md "Unsigned ids are bound to the body"). The ingress builds it; an origin, the demo
+ * origin among them, splits it to get the provider's id back.
+ */
+public final class EventIds {
+
+    /** 128 bits of the body's SHA-256. */
+    public static final int BINDING_HEX_DIGITS = 32;
+
+    private EventIds() {
+    }
+
+    /** {@code id} bound to {@code body}. */
+    public static String bind(String id, byte[] body) {
+        return id + ':' + Hex.encode(Hmac.sha256(body)).substring(0, BINDING_HEX_DIGITS);
+    }
+
+    /** The provider's id in a delivered event id: what precedes a binding suffix, or the whole id when it has none. */
+    public static String providerId(String eventId) {
+        int colon = eventId.lastIndexOf(':');
+        if (colon < 0 || eventId.length() - colon - 1 != BINDING_HEX_DIGITS) {
+            return eventId;
+        }
+        for (int i = colon + 1; i < eventId.length(); i++) {
+            char c = eventId.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return eventId;
+            }
+        }
+        return eventId.substring(0, colon);
+    }
+}
