@@ -78,6 +78,7 @@ public class IngressGate {
     private final InFlightBytes inFlight;
     private final UsageCounters usage;
     private final IngressListener listener;
+    private final VerificationBudget verificationBudget;
     private final ObjectMapper json;
     private final Vertx vertx;
     private final int defaultLimit;
@@ -89,7 +90,9 @@ public class IngressGate {
 
     public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
             ObjectMapper json, Vertx vertx, IngressConfig config, ActorConfig actor,
-            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling) {
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
+            VerificationBudget verificationBudget) {
+        this.verificationBudget = verificationBudget;
         this.tenants = tenants;
         this.inFlight = inFlight;
         this.usage = usage;
@@ -193,6 +196,13 @@ public class IngressGate {
         }
         if (ctx.response().closed()) {
             return; // the sender left while the tenant was looked up: nothing taken, nothing to answer
+        }
+        long failedFor = verificationBudget.addressRetryAfter(tenant.id(),
+                verificationBudget.client(ctx.request().remoteAddress()));
+        if (failedFor > 0) {
+            // This address earned its share of 401s from this tenant: refused before its body is read.
+            refuse(ctx, IngressResponses.tooManyFailures(failedFor), started, false);
+            return;
         }
         int limit = (int) Math.min(tenant.maxBodyBytes(defaultLimit), ceiling);
         if (declared > limit) {

@@ -97,4 +97,18 @@ final class IngressResponses {
                 .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "replica_busy"))
                 .header("Retry-After", Long.toString(retryAfterSeconds)).build();
     }
+
+    /** This client address earned {@code max-failures-per-address} 401s from the tenant in the window: no MAC. */
+    static RestResponse<IngressReply> tooManyFailures(long retryAfterSeconds) {
+        return RestResponse.ResponseBuilder
+                .create(RestResponse.Status.TOO_MANY_REQUESTS, new IngressReply("rate_limited", null, "failed_verifications"))
+                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    }
+
+    /** No room on the verification pool (all tenants, or this tenant's share while it is flooded): no MAC. */
+    static RestResponse<IngressReply> verificationBusy() {
+        return RestResponse.ResponseBuilder
+                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "verification_busy"))
+                .header("Retry-After", "1").build();
+    }
 }
