@@ -3,8 +3,6 @@ package io.webhookbuffer.testsupport;
 import static io.restassured.RestAssured.given;
 
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.util.Base64;
 
 import io.restassured.specification.RequestSpecification;
 import io.webhookbuffer.common.Hex;
@@ -16,7 +14,6 @@ public final class Signed {
 
     /** The control secret of the test profile (application.properties). */
     public static final String CONTROL_SECRET = "test-control-secret-0123456789";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private Signed() {
     }
@@ -45,8 +42,6 @@ public final class Signed {
     }
 
     public static String nonce() {
-        byte[] bytes = new byte[18];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return CommandSignature.newNonce();
     }
 }
