@@ -179,7 +179,12 @@ public final class LoadGenerator {
                 StandardCharsets.UTF_8), true);
         Settings settings;
         try {
-            settings = Settings.from(CliOptions.parse(args, OPTIONS));
+            CliOptions options = CliOptions.parse(args, OPTIONS);
+            if (options.helpRequested()) {
+                out.println(USAGE);
+                return;
+            }
+            settings = Settings.from(options);
         } catch (IllegalArgumentException e) {
             out.println("error: " + e.getMessage());
             out.println(USAGE);
