@@ -1,5 +1,6 @@
 package io.webhookbuffer.ingress;
 
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -15,7 +16,6 @@ import io.vertx.core.net.SocketAddress;
 import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.common.EventIds;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.queue.IncomingEvent;
@@ -184,11 +184,11 @@ public class IngestService {
      */
     static String dedupeKey(String providerId, boolean signed, byte[] body) {
         if (providerId == null) {
-            return Hex.encode(Hmac.sha256(body));
+            return HexFormat.of().formatHex(Hmac.sha256(body));
         }
         String id = providerId.length() > MAX_EVENT_ID_LENGTH || !Utf8.storableAsText(providerId)
                 // For a valid string these are its UTF-8 bytes: the keys of long ids stored before are unchanged.
-                ? "sha256:" + Hex.encode(Hmac.sha256(Utf8.losslessBytes(providerId)))
+                ? "sha256:" + HexFormat.of().formatHex(Hmac.sha256(Utf8.losslessBytes(providerId)))
                 : providerId;
         return signed ? id : EventIds.bind(id, body);
     }

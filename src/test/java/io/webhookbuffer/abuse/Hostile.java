@@ -2,11 +2,11 @@ package io.webhookbuffer.abuse;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 
 /**
@@ -238,7 +238,7 @@ record Hostile(String group, String name, byte[] bytes, boolean halfClose) {
         // The same bodies signed with the odd tenant's secret (Stripe's scheme): the id parser sees them.
         for (String[] body : bodies) {
             String ts = Long.toString(System.currentTimeMillis() / 1000);
-            String mac = Hex.encode(Hmac.hmacSha256(t.oddSecret(), (ts + "." + body[1]).getBytes(StandardCharsets.UTF_8)));
+            String mac = HexFormat.of().formatHex(Hmac.hmacSha256(t.oddSecret(), (ts + "." + body[1]).getBytes(StandardCharsets.UTF_8)));
             all.add(raw(SIGNED_ODD, body[0], post("/webhook/" + t.odd(), "Stripe-Signature: t=" + ts + ",v1=" + mac,
                     "Content-Type: application/json", "Content-Length: " + body[1].length()) + body[1]));
         }

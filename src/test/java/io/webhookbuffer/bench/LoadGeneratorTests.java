@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 
 /**
@@ -43,7 +43,7 @@ class LoadGeneratorTests {
         AtomicInteger badSignatures = new AtomicInteger();
         AtomicInteger n = new AtomicInteger();
         int port = start(request -> request.body().onSuccess(body -> {
-            String expected = Hex.encode(Hmac.hmacSha256(SECRET, body.getBytes()));
+            String expected = HexFormat.of().formatHex(Hmac.hmacSha256(SECRET, body.getBytes()));
             if (!expected.equals(request.getHeader("X-Signature"))
                     || !request.path().startsWith("/webhook/gen-")
                     || !body.toString().contains(request.getHeader("X-Event-ID"))) {

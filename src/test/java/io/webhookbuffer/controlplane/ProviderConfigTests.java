@@ -7,12 +7,12 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
@@ -128,7 +128,7 @@ class ProviderConfigTests {
             throws Exception {
         javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA512");
         mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA512"));
-        String signature = Hex.encode(mac.doFinal((ts + "." + body).getBytes(StandardCharsets.UTF_8)));
+        String signature = HexFormat.of().formatHex(mac.doFinal((ts + "." + body).getBytes(StandardCharsets.UTF_8)));
         return given().header("X-Acme-Timestamp", Long.toString(ts)).header("X-Acme-Signature", "sha512=" + signature)
                 .contentType("application/json").body(body.getBytes(StandardCharsets.UTF_8));
     }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -30,7 +31,6 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.demo.DemoOrigin;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.Db;
@@ -84,7 +84,7 @@ class DeliveryTests {
             assertTrue(batch.events().size() <= 50, "batch size cap");
             assertEquals(List.of("Bearer " + FakeOriginResource.TOKEN), batch.headers().get("Authorization"));
             String ts = batch.headers().get("X-buffer-timestamp").get(0);
-            String expected = Hex.encode(Hmac.hmacSha256(FakeOriginResource.SIGNING_SECRET,
+            String expected = HexFormat.of().formatHex(Hmac.hmacSha256(FakeOriginResource.SIGNING_SECRET,
                     (ts + ".").getBytes(StandardCharsets.US_ASCII), batch.body()));
             assertEquals(expected, batch.headers().get("X-buffer-signature").get(0), "batch signature");
         }

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +21,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 import io.webhookbuffer.common.EventIds;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -247,7 +247,7 @@ public final class DemoOrigin implements AutoCloseable {
                 || Math.abs(System.currentTimeMillis() / 1000 - Long.parseLong(ts)) > MAX_SKEW_SECONDS) {
             return false;
         }
-        String expected = Hex.encode(Hmac.hmacSha256(signingSecret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body));
+        String expected = HexFormat.of().formatHex(Hmac.hmacSha256(signingSecret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body));
         return constantTimeEquals(expected, signature);
     }
 
