@@ -18,7 +18,9 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 
+import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.ingress.WebhookResource;
 
 /**
  * The dependency directions each package-info states, enforced so they cannot drift. The rules see the service
@@ -99,6 +101,15 @@ class ArchitectureTests {
         noClasses().that().resideInAPackage("..tenant..")
                 .should().dependOnClassesThat().resideInAnyPackage("..ingress..", "..actor..", "..delivery..",
                         "..queue..", "..controlplane..")
+                .check(MAIN);
+    }
+
+    /** The event's way in reads ingress (HTTP) → ingest service (the decisions) → actor. */
+    @Test
+    void theEndpointMapsHttpAndTheIngestServiceDecides() {
+        noClasses().that().belongToAnyOf(WebhookResource.class)
+                .should().dependOnClassesThat().resideInAnyPackage("..verify..", "..tenant..", "..usage..", "..queue..")
+                .orShould().dependOnClassesThat().belongToAnyOf(TenantActors.class)
                 .check(MAIN);
     }
 
