@@ -42,27 +42,27 @@ public class IngestService {
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     /** What was decided about one request, before HTTP. */
-    sealed interface Admission {
+    public sealed interface Admission {
     }
 
     /** Verified and handed to the tenant's actor: its decision. */
-    record Decided(IngestResult result) implements Admission {
+    public record Decided(IngestResult result) implements Admission {
     }
 
     /** The signature did not verify (or the tenant has no scheme this build knows). */
-    record Unauthorized(VerificationFailure failure) implements Admission {
+    public record Unauthorized(VerificationFailure failure) implements Admission {
     }
 
     /** This address has had its share of 401s from this tenant in the window: refused before any MAC. */
-    record TooManyFailures(long retryAfterSeconds) implements Admission {
+    public record TooManyFailures(long retryAfterSeconds) implements Admission {
     }
 
     /** No room on the verification pool for this large body (all tenants, or this tenant's share): no MAC. */
-    record VerificationBusy() implements Admission {
+    public record VerificationBusy() implements Admission {
     }
 
     /** A verified endpoint check (Slack url_verification, Zoom endpoint.url_validation): nothing buffered. */
-    record Handshake(HandshakeAnswer answer) implements Admission {
+    public record Handshake(HandshakeAnswer answer) implements Admission {
     }
 
     private final TenantActors actors;
