@@ -11,8 +11,9 @@
 # recreated), BENCH_BUFFER_PORT (18080), BENCH_ORIGIN_PORT (19000), BENCH_SERVER_OPTS (-Xmx512m),
 # BENCH_GENERATOR_OPTS (-Xmx2g -XX:+UseSerialGC), BENCH_PGBENCH_CLIENTS (2),
 # BENCH_DRAIN_WAIT (300s), BENCH_OUT (bench/results/<time>-<scenario>).
-# Needs Java 17+, psql and pgbench; builds target/quarkus-app with Maven if it is missing. Local only: it starts
-# everything on 127.0.0.1 and sends load nowhere else.
+# Needs Java 17+, psql and pgbench; builds the local build (target/local/quarkus-app: the service with the tools and
+# the /bench/ceiling route, which the service's own artifact does not carry) with Maven if it is missing. Local
+# only: it starts everything on 127.0.0.1 and sends load nowhere else.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -54,12 +55,15 @@ buffer_port=${BENCH_BUFFER_PORT:-18080}; origin_port=${BENCH_ORIGIN_PORT:-19000}
 server_opts=${BENCH_SERVER_OPTS:--Xmx512m}
 # The generator is a fresh JVM each run, on the cores the buffer uses. Its C2 compiler works during the warm-up;
 # without C2 (-XX:TieredStopAtLevel=1) SHA-256 is not intrinsified and signing alone took a third of the
-# generator's CPU: 38 core-µs per request in the measured window against 17-21 with C2 (README "Performance").
+# generator's CPU: 38 core-µs per request in the measured window against 17-21 with C2 (docs/performance.md).
 # One event loop needs no parallel collector.
 generator_opts=${BENCH_GENERATOR_OPTS:--Xmx2g -XX:+UseSerialGC}
 case "$db" in *[!a-z0-9_]*) echo "BENCH_DATABASE must be [a-z0-9_]" >&2; exit 2;; esac
 
-cp='target/quarkus-app/app/*:target/quarkus-app/lib/main/*'
+# The local build: the same service code as target/quarkus-app, plus src/tools (this generator, the demo origin, the
+# report and the ceiling route) and src/local (inactive here: the buffer runs in the prod profile).
+app=target/local/quarkus-app
+cp="$app/app/*:$app/lib/main/*"
 control_secret=bench-control-secret-0123456789
 webhook_secret=bench-webhook-secret
 origin_token=bench-origin-token
@@ -69,9 +73,9 @@ export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postg
 for tool in java psql pgbench curl; do
   command -v "$tool" >/dev/null || { echo "bench/run.sh needs $tool" >&2; exit 2; }
 done
-if [ ! -f target/quarkus-app/quarkus-run.jar ]; then
-  echo "building the service (mvn -B package -DskipTests)"
-  mvn -B -q package -DskipTests
+if [ ! -f "$app/quarkus-run.jar" ]; then
+  echo "building the local build (mvn -B -Plocal package -Dexec.skip)"
+  mvn -B -q -Plocal package -Dexec.skip
 fi
 if ! pg_isready -h "$PGHOST" -p "$PGPORT" -q 2>/dev/null; then
   echo "starting PostgreSQL"
@@ -125,7 +129,7 @@ start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]
       BUFFER_CONTROL_SECRET="$control_secret" BUFFER_ORIGIN_BASE_URL="http://127.0.0.1:$origin_port" \
       BUFFER_ORIGIN_TOKEN="$origin_token" BUFFER_DELIVERY_SIGNING_SECRET="$signing_secret" \
       BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_BENCH_CEILING_ENDPOINT=true \
-      "$@" java $server_opts -jar target/quarkus-app/quarkus-run.jar >"$out/buffer-$name.log" 2>&1 &
+      "$@" java $server_opts -jar "$app/quarkus-run.jar" >"$out/buffer-$name.log" 2>&1 &
   buffer_pid=$!; started+=("$buffer_pid")
   wait_for "http://127.0.0.1:$buffer_port/q/health/ready" 120
 }

@@ -1,6 +1,13 @@
 package io.webhookbuffer;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -8,13 +15,38 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 
-/** The dependency directions each package-info states, enforced so they cannot drift. */
+/**
+ * The dependency directions each package-info states, enforced so they cannot drift. The rules see the service
+ * (src/main) and the source sets beside it (src/local, src/tools), which reach the tests as test sources.
+ */
 class ArchitectureTests {
 
-    private static final JavaClasses MAIN = new ClassFileImporter()
+    /** The source sets compiled beside the service: into the tests, and into the local build only. */
+    private static final List<Path> BESIDE = List.of(Path.of("src/local/java"), Path.of("src/tools/java"));
+    private static final Pattern TEST_CLASS_FILE = Pattern.compile(".*/test-classes/([^$]+?)(\\$.*)?\\.class");
+
+    private static final JavaClasses SERVICE = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.webhookbuffer");
+
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(location -> ImportOption.Predefined.DO_NOT_INCLUDE_TESTS.includes(location)
+                    || besideTheService(location))
+            .importPackages("io.webhookbuffer");
+
+    /** A class compiled from src/local or src/tools (found by its source file), not a test. */
+    private static boolean besideTheService(Location location) {
+        Matcher m = TEST_CLASS_FILE.matcher(location.asURI().toString());
+        return m.matches() && BESIDE.stream().anyMatch(dir -> Files.exists(dir.resolve(m.group(1) + ".java")));
+    }
+
+    @Test
+    void theServiceCarriesNoLocalModeBenchmarkOrDemo() {
+        classes().should().resideOutsideOfPackages("io.webhookbuffer.local..", "io.webhookbuffer.bench..",
+                "io.webhookbuffer.demo..").check(SERVICE);
+    }
 
     @Test
     void pureParts_importNoFrameworks() {

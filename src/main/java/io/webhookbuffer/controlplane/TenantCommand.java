@@ -14,6 +14,7 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.verify.CustomSchemes;
 import io.webhookbuffer.usage.BillingPeriod;
 import io.webhookbuffer.verify.Providers;
@@ -31,7 +32,6 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         boolean toleranceGiven, Integer toleranceSeconds, boolean customSchemeGiven, String customScheme,
         boolean billingAnchorGiven, OffsetDateTime billingAnchor, String billingCadence) {
 
-    static final int MAX_SECRETS = 10;
     static final int MAX_SECRET_LENGTH = 512;
     static final int MAX_RATE_LIMIT = 1_000_000;
     static final int MAX_WINDOW_SECONDS = 3600;
@@ -190,8 +190,8 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         if (node == null) {
             return null;
         }
-        if (!node.isArray() || node.isEmpty() || node.size() > MAX_SECRETS) {
-            throw ProblemException.badRequest("'secrets' must be an array of 1 to " + MAX_SECRETS
+        if (!node.isArray() || node.isEmpty() || node.size() > Tenant.MAX_ACTIVE_SECRETS) {
+            throw ProblemException.badRequest("'secrets' must be an array of 1 to " + Tenant.MAX_ACTIVE_SECRETS
                     + " strings, current secret first.");
         }
         List<String> secrets = new ArrayList<>(node.size());

@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.verify.CustomSchemes;
 import io.webhookbuffer.verify.Providers;
@@ -58,9 +59,9 @@ public class TenantStore {
             List<String> secrets = new ArrayList<>(List.of(entity.secrets));
             secrets.remove(secret);
             secrets.add(0, secret);
-            if (secrets.size() > TenantCommand.MAX_SECRETS) {
-                throw ProblemException.conflict("Tenant '" + tenantId + "' already has " + TenantCommand.MAX_SECRETS
-                        + " secrets; retire one first.");
+            if (secrets.size() > Tenant.MAX_ACTIVE_SECRETS) {
+                throw ProblemException.conflict("Tenant '" + tenantId + "' already has " + entity.secrets.length
+                        + " secrets (at most " + Tenant.MAX_ACTIVE_SECRETS + " are active); retire one first.");
             }
             entity.secrets = secrets.toArray(String[]::new);
         });

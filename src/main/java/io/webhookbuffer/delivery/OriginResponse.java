@@ -45,4 +45,13 @@ public record OriginResponse(int status, long retryAfterMillis, Map<String, Stri
         return status >= 400 && status < 500 && status != 401 && status != 403 && status != 404 && status != 408
                 && status != 429;
     }
+
+    /** Origin-supplied text as PostgreSQL can store it: no NUL characters, at most 1,000 characters. */
+    static String truncate(String s) {
+        if (s == null) {
+            return null;
+        }
+        String clean = s.indexOf('\u0000') >= 0 ? s.replace("\u0000", "") : s;
+        return clean.length() <= 1000 ? clean : clean.substring(0, 1000) + "...";
+    }
 }

@@ -41,4 +41,67 @@ public interface IngressConfig {
     /** Most header lines a request may carry (431 beyond); the bytes of the head are capped by Quarkus. */
     @WithDefault("100")
     int maxHeaderCount();
+
+    /** The signature check: what a bad signature may cost (README "What an unauthenticated request costs"). */
+    Verification verification();
+
+    /** {@code buffer.ingress.verification.*}. */
+    interface Verification {
+
+        /**
+         * Bodies of at least this many bytes are verified on the verification pool, never on the event loop; smaller
+         * ones inline, where an HMAC costs less than the hop to a worker thread (about 1 µs per KiB and secret).
+         */
+        @WithDefault("65536")
+        int offloadBytes();
+
+        /** Threads of the verification pool (each MACs one body at a time). */
+        @WithDefault("2")
+        int threads();
+
+        /**
+         * Verifications waiting for or running on the pool at once, all tenants together; one more is answered 503
+         * {@code verification_busy} with {@code Retry-After} before its MAC.
+         */
+        @WithDefault("64")
+        int maxPending();
+
+        /** The sliding window over which failed verifications (401s) are counted. */
+        @WithDefault("60s")
+        Duration failureWindow();
+
+        /**
+         * 401s one client address may earn from one tenant in the window; past it that address gets 429
+         * {@code failed_verifications} for that tenant, without a MAC, until the window frees a slot. The address is
+         * the TCP peer, or the client a trusted proxy names when {@code quarkus.http.proxy.*} is configured; an IPv6
+         * address counts by its /64. 0 turns the per-address budget off.
+         */
+        @WithDefault("20")
+        int maxFailuresPerAddress();
+
+        /**
+         * 401s a tenant may earn in the window from all addresses together; past it the tenant is under a flood and at
+         * most {@code guarded-concurrency} of its large-body verifications run at once (the rest 503
+         * {@code verification_busy} before the MAC) until its failures in the window fall below this again.
+         */
+        @WithDefault("200")
+        int maxFailuresPerTenant();
+
+        /** Large-body verifications at once for a tenant under a flood (see {@code max-failures-per-tenant}). */
+        @WithDefault("2")
+        int guardedConcurrency();
+
+        /**
+         * Whether private, loopback, link-local and carrier-grade-NAT peers count as client addresses. Off: such a
+         * peer is most likely a load balancer or NAT in front of many senders, and counting it would let one sender's
+         * bad signatures lock them all out of a tenant. Turn it on only where every sender has such an address of its
+         * own (a private network with no proxy).
+         */
+        @WithDefault("false")
+        boolean countPrivateAddresses();
+
+        /** Tenant-and-address pairs whose failures are remembered (least useful forgotten first): memory stays bounded. */
+        @WithDefault("20000")
+        int maxTrackedAddresses();
+    }
 }

@@ -30,6 +30,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.tenant.LookupRefused;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
 import io.webhookbuffer.usage.UsageCounters;
@@ -62,8 +63,8 @@ public class IngressGate {
 
     private static final Logger LOG = Logger.getLogger(IngressGate.class);
     private static final String ADMITTED = IngressGate.class.getName() + ".admitted";
-    /** Every request, first. */
-    static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
+    /** Every request, first (ops.RequestLogging gives the request its id just before). */
+    public static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
     static final long LINGER_MILLIS = 1000;
@@ -77,6 +78,7 @@ public class IngressGate {
     private final InFlightBytes inFlight;
     private final UsageCounters usage;
     private final IngressListener listener;
+    private final VerificationBudget verificationBudget;
     private final ObjectMapper json;
     private final Vertx vertx;
     private final int defaultLimit;
@@ -88,7 +90,9 @@ public class IngressGate {
 
     public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
             ObjectMapper json, Vertx vertx, IngressConfig config, ActorConfig actor,
-            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling) {
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
+            VerificationBudget verificationBudget) {
+        this.verificationBudget = verificationBudget;
         this.tenants = tenants;
         this.inFlight = inFlight;
         this.usage = usage;
@@ -140,10 +144,12 @@ public class IngressGate {
     /**
      * Vert.x Web fails an HTTP/1.1 request without a Host, or with one it cannot parse, with a 400 before any route
      * runs; answered here, it is the documented JSON 400 at DEBUG instead of Quarkus's error page and an ERROR line.
+     * So is a request line that says HTTP/2.0 (an h2 preface {@code PRI * HTTP/2.0} on this HTTP/1.1-only server):
+     * Vert.x takes it for HTTP/2 and fails it for want of an {@code :authority}. HTTP/1.0 needs no Host.
      */
     private void refuseUnroutableHost(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
-        if (ctx.statusCode() == 400 && request.version() == HttpVersion.HTTP_1_1 && request.authority() == null) {
+        if (ctx.statusCode() == 400 && request.version() != HttpVersion.HTTP_1_0 && request.authority() == null) {
             LOG.debugf("refused %s %s: no usable Host", request.method(), request.path());
             refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
         } else {
@@ -179,8 +185,9 @@ public class IngressGate {
             tenant = lookup.join();
         } catch (CompletionException | CancellationException e) {
             // Failure policy: fail closed and ask for a retry (503). Without the tenant nothing can be checked, so
-            // nothing of the body is read.
-            refuse(ctx, IngressResponses.unavailable(unavailableRetryAfter), started, false);
+            // nothing of the body is read. A lookup its budget refused was never made: 503, never 404.
+            refuse(ctx, e instanceof LookupRefused || e.getCause() instanceof LookupRefused ? IngressResponses.lookupBusy(busyRetryAfter)
+                    : IngressResponses.unavailable(unavailableRetryAfter), started, false);
             return;
         }
         if (tenant == null || !tenant.active()) {
@@ -189,6 +196,13 @@ public class IngressGate {
         }
         if (ctx.response().closed()) {
             return; // the sender left while the tenant was looked up: nothing taken, nothing to answer
+        }
+        long failedFor = verificationBudget.addressRetryAfter(tenant.id(),
+                verificationBudget.client(ctx.request().remoteAddress()));
+        if (failedFor > 0) {
+            // This address earned its share of 401s from this tenant: refused before its body is read.
+            refuse(ctx, IngressResponses.tooManyFailures(failedFor), started, false);
+            return;
         }
         int limit = (int) Math.min(tenant.maxBodyBytes(defaultLimit), ceiling);
         if (declared > limit) {

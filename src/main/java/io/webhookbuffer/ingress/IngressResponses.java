@@ -66,6 +66,16 @@ final class IngressResponses {
 
     // Refusals at the edge (IngressGate), before the sender is authenticated.
 
+    /**
+     * The tenant is not cached and the budget for lookups ({@code buffer.tenants.miss-budget.*}, the origin
+     * pull-through's bulkhead) is spent: the id was not looked up, so this is no 404. Nothing was stored.
+     */
+    static RestResponse<IngressReply> lookupBusy(long retryAfterSeconds) {
+        return RestResponse.ResponseBuilder
+                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "lookup_busy"))
+                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    }
+
     /** No {@code Host} line in an HTTP/1.1 request, an empty one, two of them, or one that is not a host[:port]. */
     static RestResponse<IngressReply> invalidHost() {
         return RestResponse.status(RestResponse.Status.BAD_REQUEST, new IngressReply("bad_request", null, "invalid_host"));
@@ -86,5 +96,19 @@ final class IngressResponses {
         return RestResponse.ResponseBuilder
                 .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "replica_busy"))
                 .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    }
+
+    /** This client address earned {@code max-failures-per-address} 401s from the tenant in the window: no MAC. */
+    static RestResponse<IngressReply> tooManyFailures(long retryAfterSeconds) {
+        return RestResponse.ResponseBuilder
+                .create(RestResponse.Status.TOO_MANY_REQUESTS, new IngressReply("rate_limited", null, "failed_verifications"))
+                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    }
+
+    /** No room on the verification pool (all tenants, or this tenant's share while it is flooded): no MAC. */
+    static RestResponse<IngressReply> verificationBusy() {
+        return RestResponse.ResponseBuilder
+                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "verification_busy"))
+                .header("Retry-After", "1").build();
     }
 }

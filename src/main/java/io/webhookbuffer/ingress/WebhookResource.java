@@ -16,6 +16,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 
+import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import io.smallrye.mutiny.Uni;
@@ -45,6 +46,8 @@ import io.webhookbuffer.verify.VerificationFailure;
 @Produces(MediaType.APPLICATION_JSON)
 public class WebhookResource {
 
+    private static final Logger LOG = Logger.getLogger(WebhookResource.class);
+
     /** Event ids longer than this are replaced by their SHA-256 (stable, so dedupe still works): {@link #dedupeKey}. */
     static final int MAX_EVENT_ID_LENGTH = 200;
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
@@ -55,10 +58,16 @@ public class WebhookResource {
     private final String[] forwardHeaders;
     private final ReceiveClock clock;
     private final IngressListener listener;
+    private final VerificationBudget budget;
+    private final VerificationPool pool;
+    private final int offloadBytes;
 
     public WebhookResource(TenantActors actors, IngressConfig config, ActorConfig actorConfig, ReceiveClock clock,
-            UsageCounters usage, IngressListener listener) {
+            UsageCounters usage, IngressListener listener, VerificationPool pool, VerificationBudget budget) {
         this.clock = clock;
+        this.pool = pool;
+        this.offloadBytes = config.verification().offloadBytes();
+        this.budget = budget;
         this.usage = usage;
         this.listener = listener;
         this.actors = actors;
@@ -99,15 +108,57 @@ public class WebhookResource {
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
         SignatureVerifier verifier = tenant.verifier();
+        String address = budget.client(request.remoteAddress());
+        long refusedFor = budget.addressRetryAfter(tenant.id(), address);
+        if (refusedFor > 0) {
+            // This address has had its share of 401s from this tenant in the window: refused without a MAC.
+            return done(IngressResponses.tooManyFailures(refusedFor));
+        }
         if (verifier == null) {
             // Failure policy: fail closed. A tenant whose scheme this build does not know (or whose settings make
             // no scheme) accepts nothing.
+            budget.failed(tenant.id(), address);
             return done(IngressResponses.unauthorized(VerificationFailure.BAD_SIGNATURE));
         }
+        if (body.length < offloadBytes) {
+            // Small: the MACs cost less than a hop to a worker thread.
+            VerificationFailure failure = verifier.verify(request::getHeader, body, tenant.secrets(), receivedAt);
+            return verified(tenant, request, body, receivedAt, verifier, failure, address, tally);
+        }
+        VerificationBudget.Permit permit = budget.permit(tenant.id());
+        CompletionStage<VerificationFailure> offloaded = permit == null ? null
+                : pool.submit(() -> verifyOffLoop(verifier, request, body, tenant, receivedAt));
+        if (offloaded == null) {
+            // Failure policy: refuse with 503 (retry), before the MAC: the pool is full, or this tenant is under a
+            // flood of bad signatures and its share of the pool is taken. A provider retries a 503.
+            if (permit != null) {
+                permit.release();
+            }
+            return done(IngressResponses.verificationBusy());
+        }
+        return offloaded.whenComplete((failure, error) -> permit.release())
+                .thenCompose(failure -> verified(tenant, request, body, receivedAt, verifier, failure, address, tally));
+    }
+
+    private static VerificationFailure verifyOffLoop(SignatureVerifier verifier, HttpServerRequest request, byte[] body,
+            Tenant tenant, long receivedAt) {
         VerificationFailure failure = verifier.verify(request::getHeader, body, tenant.secrets(), receivedAt);
+        LOG.debugf("Verified %d bytes for tenant %s on %s", body.length, tenant.id(), Thread.currentThread().getName());
+        return failure;
+    }
+
+    private RestResponse<IngressReply> refused(Tenant tenant, String address, UsageCounters.Tally tally,
+            VerificationFailure failure) {
+        tally.increment(UsageMetric.REJECTED_SIGNATURE);
+        budget.failed(tenant.id(), address);
+        return IngressResponses.unauthorized(failure);
+    }
+
+    private CompletionStage<RestResponse<IngressReply>> verified(Tenant tenant, HttpServerRequest request, byte[] body,
+            long receivedAt, SignatureVerifier verifier, VerificationFailure failure, String address,
+            UsageCounters.Tally tally) {
         if (failure != VerificationFailure.NONE) {
-            tally.increment(UsageMetric.REJECTED_SIGNATURE);
-            return done(IngressResponses.unauthorized(failure));
+            return done(refused(tenant, address, tally, failure));
         }
         HandshakeAnswer handshake = verifier.handshake(request::getHeader, body, tenant.secrets(), receivedAt);
         if (handshake != null) {

@@ -3,6 +3,8 @@ package io.webhookbuffer.ops;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 
@@ -11,18 +13,24 @@ import org.jboss.logging.MDC;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.webhookbuffer.ingress.IngressGate;
 import io.webhookbuffer.ingress.IngressReply;
 import io.webhookbuffer.tenant.Tenant;
 
 /**
  * Request ids and log context. Every request gets an id (the caller's {@code X-Request-ID} when it is a plain token
- * of at most 64 characters, else a new one), echoed in the {@code X-Request-ID} answer header. While the request runs,
+ * of at most 64 characters, else a new one), echoed in the {@code X-Request-ID} answer header. The id is given by a
+ * Vert.x route that runs first, ahead of {@link IngressGate} (and as a failure handler, for a request Vert.x Web fails
+ * before any route runs), so the answers the gate writes before RESTEasy carry it too. While the request runs,
  * the log context (MDC) carries {@code requestId}, {@code tenantId} (from /webhook/{id} and /control/tenants/{id})
  * and, for an ingest answer, {@code eventId}; the JSON log format prints them as fields. Quarkus keeps the MDC in the
  * request's own (duplicated) Vert.x context, so one request's fields never show on another's lines.
  *
  * <p>Never logged: headers, query strings (the status page token), bodies, signatures.
  */
+@Singleton
 public class RequestLogging {
 
     private static final Logger LOG = Logger.getLogger(RequestLogging.class);
@@ -34,15 +42,33 @@ public class RequestLogging {
     /** A per-process prefix and a counter: unique enough to find a request's lines, cheap on the hot path. */
     private static final String PREFIX = Long.toString(ThreadLocalRandom.current().nextLong() >>> 24, 36) + "-";
     private static final AtomicLong SEQUENCE = new AtomicLong();
+    /** Ahead of every route of the gate. */
+    static final int ORDER = IngressGate.HEAD_ORDER - 1;
+
+    void routes(@Observes Router router) {
+        router.route().order(ORDER).handler(this::identify).failureHandler(this::identify);
+    }
+
+    /** Gives the request its id, on the answer's headers from the start, and in the log context. */
+    private void identify(RoutingContext ctx) {
+        if (ctx.get(PROPERTY) == null) {
+            String id = ctx.request().getHeader(HEADER);
+            if (!isPlainToken(id)) {
+                id = PREFIX + Long.toString(SEQUENCE.incrementAndGet(), 36);
+            }
+            ctx.put(PROPERTY, id);
+            ctx.response().putHeader(HEADER, id);
+            MDC.put(REQUEST_ID, id);
+        }
+        ctx.next();
+    }
 
     @ServerRequestFilter(preMatching = true)
-    public void start(ContainerRequestContext request) {
-        String id = request.getHeaderString(HEADER);
-        if (!isPlainToken(id)) {
-            id = PREFIX + Long.toString(SEQUENCE.incrementAndGet(), 36);
+    public void start(ContainerRequestContext request, RoutingContext routing) {
+        String id = routing.get(PROPERTY); // given by identify: every request passes that route
+        if (id != null) {
+            MDC.put(REQUEST_ID, id);
         }
-        request.setProperty(PROPERTY, id);
-        MDC.put(REQUEST_ID, id);
         String tenant = tenantOf(request.getUriInfo().getPath());
         if (tenant != null) {
             MDC.put(TENANT_ID, tenant);
@@ -51,10 +77,6 @@ public class RequestLogging {
 
     @ServerResponseFilter
     public void end(ContainerRequestContext request, ContainerResponseContext response) {
-        Object id = request.getProperty(PROPERTY);
-        if (id != null) {
-            response.getHeaders().putSingle(HEADER, id);
-        }
         if (response.getEntity() instanceof IngressReply reply && reply.eventId() != null) {
             MDC.put(EVENT_ID, reply.eventId());
         }

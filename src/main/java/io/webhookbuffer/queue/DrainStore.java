@@ -122,14 +122,16 @@ public class DrainStore {
             ) q ON true""";
 
     /**
-     * The batch failed: count a try on each row and set when it may be tried again. {@code $7} adds to the rows'
-     * own failures (1 only for an event that failed alone after the origin had accepted another batch, see
-     * delivery.FailurePolicy); {@code $8}, when set, marks the rows as held aside since that moment (epoch ms on the
-     * drainer's clock, the clock its evidence of the origin's health is kept on).
+     * The batch failed: count a try on each row and set when it may be tried again ({@code $4}, epoch ms on the
+     * drainer's clock: the clock it compares due times with). {@code $7} adds to the rows' own failures (1 only for
+     * an event that failed alone after the origin had accepted another batch, see delivery.FailurePolicy);
+     * {@code $8}, when set, marks the rows as held aside since that moment (epoch ms on the drainer's clock, the clock
+     * its evidence of the origin's health is kept on).
      */
     static final String MARK_FAILED = """
             UPDATE event_queue q
-            SET attempts = q.attempts + 1, next_attempt_at = now() + $4 * interval '1 millisecond',
+            SET attempts = q.attempts + 1,
+                next_attempt_at = 'epoch'::timestamptz + $4::bigint * interval '1 millisecond',
                 last_status = $5, last_error = $6, failures = q.failures + $7,
                 isolated_at = coalesce('epoch'::timestamptz + $8::bigint * interval '1 millisecond', q.isolated_at)
             FROM drain_leases l
@@ -242,13 +244,14 @@ public class DrainStore {
     }
 
     /**
-     * Counts a failed try on each row (see {@link #MARK_FAILED}); {@code isolatedAtMillis} null leaves the rows'
-     * held-aside mark as it is. Completes with the rows changed (0 when the lease was lost).
+     * Counts a failed try on each row and makes them due at {@code dueAtMillis} (see {@link #MARK_FAILED});
+     * {@code isolatedAtMillis} null leaves the rows' held-aside mark as it is. Completes with the rows changed (0 when
+     * the lease was lost).
      */
-    public Uni<Integer> markFailed(String tenantId, long token, Long[] ids, long delayMillis, Integer status,
+    public Uni<Integer> markFailed(String tenantId, long token, Long[] ids, long dueAtMillis, Integer status,
             String error, int ownFailures, Long isolatedAtMillis) {
         return pool.preparedQuery(MARK_FAILED)
-                .execute(Tuple.from(List.of(tenantId, ids, token, delayMillis)).addInteger(status).addString(error)
+                .execute(Tuple.from(List.of(tenantId, ids, token, dueAtMillis)).addInteger(status).addString(error)
                         .addInteger(ownFailures).addLong(isolatedAtMillis))
                 .map(RowSet::rowCount);
     }

@@ -21,6 +21,11 @@ import io.webhookbuffer.verify.Providers;
  * not know is asked of the origin at {@code GET {origin}/internal/tenants/{id}/webhook-config}, which answers
  * {@code {"active", "rateLimit", "secrets": [...]}} (optionally {@code provider}, {@code rateWindowSeconds},
  * {@code maxBodyBytes}). The answer is cached like any tenant; it is not written to PostgreSQL.
+ *
+ * <p>Only an answer says the origin does not know an id (a 4xx, or a 200 without a usable config: null). An origin
+ * that could not answer (no connection, the timeout, a 5xx, a 429) fails the fetch instead, so that ingress asks the
+ * sender to retry (503) rather than telling it the endpoint does not exist (404). {@link TenantDirectory} bounds how
+ * many fetches run at once (the bulkhead, {@code buffer.tenants.origin-pull.max-concurrent}).
  */
 @ApplicationScoped
 public class OriginTenantSource {
@@ -36,7 +41,10 @@ public class OriginTenantSource {
         this.config = config;
     }
 
-    /** Completes with the tenant, or null when the origin does not know it or its answer is unusable. */
+    /**
+     * Completes with the tenant, or null when the origin does not know it or its answer is unusable; fails when the
+     * origin could not answer.
+     */
     public CompletionStage<Tenant> fetch(String tenantId) {
         if (origin.baseUrl().isEmpty()) {
             return CompletableFuture.completedFuture(null);
@@ -48,6 +56,9 @@ public class OriginTenantSource {
     }
 
     static Tenant parse(String tenantId, HttpResponse<Buffer> response) {
+        if (response.statusCode() >= 500 || response.statusCode() == 429) {
+            throw new IllegalStateException("origin answered " + response.statusCode() + " for a tenant config");
+        }
         if (response.statusCode() != 200) {
             return null;
         }

@@ -3,6 +3,8 @@ package io.webhookbuffer.tenant;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import org.jboss.logging.Logger;
+
 import io.webhookbuffer.verify.Providers;
 import io.webhookbuffer.verify.SignatureScheme;
 import io.webhookbuffer.verify.SignatureVerifier;
@@ -23,8 +25,22 @@ public record Tenant(String id, boolean active, String provider, List<String> se
         Integer toleranceSeconds, SignatureScheme customScheme) {
 
     public static final Pattern ID_PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
+    /**
+     * Most active secrets a tenant has: previous, current and next. Each costs one HMAC over the body of every request,
+     * authentic or not, so the cap bounds what a bad signature costs; a rotation never needs more than these three
+     * (add the next, move senders over, retire the previous). The control plane refuses more.
+     */
+    public static final int MAX_ACTIVE_SECRETS = 3;
+    private static final Logger LOG = Logger.getLogger(Tenant.class);
 
     public Tenant {
+        if (secrets.size() > MAX_ACTIVE_SECRETS) {
+            // A row stored before the cap (up to 10 were accepted) keeps working with its newest secrets: they are
+            // stored current first. Never the secrets themselves in the message.
+            LOG.warnf("Tenant '%s' has %d active secrets; only the newest %d are used. Retire the others "
+                    + "(POST /control/tenants/%s/secrets {\"retire\": ...}).", id, secrets.size(), MAX_ACTIVE_SECRETS, id);
+            secrets = secrets.subList(0, MAX_ACTIVE_SECRETS);
+        }
         secrets = List.copyOf(secrets);
     }
 

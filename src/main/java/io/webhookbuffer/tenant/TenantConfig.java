@@ -36,13 +36,48 @@ public interface TenantConfig {
     @WithDefault("100000")
     long cacheSize();
 
-    /** An unknown tenant id is remembered as unknown this long (never as known). */
+    /**
+     * An unknown tenant id is remembered as unknown this long (never as known): a sender that keeps posting to a
+     * deleted or mistyped id costs one query per id per this long. Short, because a tenant provisioned meanwhile is
+     * found at once only on the replicas the Redis announcement reached.
+     */
     @WithDefault("2s")
     Duration negativeCacheTtl();
 
-    /** At most this many unknown ids are remembered, so invented ids cannot fill memory. */
+    /**
+     * At most this many unknown ids are remembered, so invented ids cannot fill memory (about 100 bytes each). Random
+     * ids never repeat, so this cache does nothing against them: the miss budget does.
+     */
     @WithDefault("10000")
     long negativeCacheSize();
+
+    /** The budget for queries about ids no cache holds: what a flood of invented ids may cost PostgreSQL. */
+    MissBudget missBudget();
+
+    interface MissBudget {
+        /**
+         * Cache-miss queries in flight at once, all ids together: the share of the database pool a flood of unknown
+         * ids can hold. With {@code max-concurrent-refreshes} and the change poll it must leave the group commit and
+         * the readiness probe their connections (checked at start-up against the pool size).
+         */
+        @WithDefault("2")
+        int maxConcurrent();
+
+        /** Misses that may wait for a turn; one more is answered 503 {@code lookup_busy} without a query. */
+        @WithDefault("64")
+        int maxWaiting();
+
+        /** How long a miss may wait for its turn before it is answered 503 {@code lookup_busy} without a query. */
+        @WithDefault("250ms")
+        Duration maxWait();
+
+        /**
+         * Cache-miss queries admitted per second (a burst of one second's worth); past it a miss is answered 503
+         * {@code lookup_busy} at once. 0 means no rate, only the concurrency bound.
+         */
+        @WithDefault("500")
+        int perSecond();
+    }
 
     /** Redis channel on which replicas announce tenant changes. */
     @WithDefault("webhook-buffer:tenant-changed")
@@ -66,5 +101,17 @@ public interface TenantConfig {
         /** Time allowed for the origin's answer. */
         @WithDefault("3s")
         Duration timeout();
+
+        /** Questions to the origin in flight at once (the bulkhead), all ids together. */
+        @WithDefault("4")
+        int maxConcurrent();
+
+        /** Questions that may wait for a turn; one more is answered 503 {@code lookup_busy} without asking. */
+        @WithDefault("16")
+        int maxWaiting();
+
+        /** How long a question may wait for its turn before it is answered 503 {@code lookup_busy} without asking. */
+        @WithDefault("1s")
+        Duration maxWait();
     }
 }

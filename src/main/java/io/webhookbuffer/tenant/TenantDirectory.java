@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -12,10 +13,12 @@ import java.util.function.DoubleSupplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.common.ConfigCheck;
 
 import com.github.benmanes.caffeine.cache.AsyncCacheLoader;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
@@ -41,9 +44,22 @@ import com.github.benmanes.caffeine.cache.Scheduler;
  * before and after the first reload.
  *
  * <p>An id that is not in the database is never cached as known: it goes to a separate, short, size-bounded
- * negative cache. A miss goes to the database at once; background refreshes take turns
- * ({@code buffer.tenants.max-concurrent-refreshes}), so a wave of them never crowds the group commit out of the
- * shared pool.
+ * negative cache. Background refreshes take turns ({@code buffer.tenants.max-concurrent-refreshes}), so a wave of them
+ * never crowds the group commit out of the shared pool.
+ *
+ * <p>A miss (an id neither cache holds) spends the miss budget ({@code buffer.tenants.miss-budget.*},
+ * {@link LookupBudget}): a few queries at once, a short bounded queue, a rate. Random ids never repeat, so the negative
+ * cache cannot stop a flood of them; the budget bounds what the flood costs PostgreSQL and how much of the pool it
+ * holds, and a miss beyond it fails with {@link LookupRefused} without a query (ingress: 503 {@code lookup_busy} with
+ * {@code Retry-After}, never 404, since the id was not looked up; a refusal is not cached, the retry asks again).
+ * Waiting a little before refusing lets a burst of genuine first-seen tenants (the first traffic after a start) through
+ * in turn instead of refusing all but two. Cached tenants never meet the budget: a hit completes at once, and their
+ * background refresh takes the refresh limiter's turns instead (the cached value serves meanwhile); and a tenant this
+ * replica knew within ten cache TTLs that misses (forgotten after a change, or expired while idle) is reloaded without
+ * the budget, since only a found tenant is remembered so and invented ids cannot be. Identical
+ * concurrent misses are coalesced by the cache (one load per id), so a burst to one id spends one turn. The origin
+ * pull-through has a budget of its own (the bulkhead, {@code buffer.tenants.origin-pull.*}), so a slow origin cannot
+ * hold the database's turns.
  */
 @ApplicationScoped
 public class TenantDirectory {
@@ -59,14 +75,34 @@ public class TenantDirectory {
 
     private final AsyncLoadingCache<String, Tenant> known;
     private final Cache<String, Boolean> unknown;
+    /**
+     * Ids this replica found to be tenants in the last ten cache TTLs: when such an id misses (the change poll or
+     * Redis dropped it, or it expired while idle) its reload skips the budgets. Only a load that found a tenant adds
+     * one, so invented ids cannot get in, and there are at most as many as tenants (bounded by cache-size).
+     */
+    private final Cache<String, Boolean> recentlyKnown;
     private final RefreshLimiter refreshes;
+    private final LookupBudget misses;
+    private final LookupBudget originQuestions;
     private final TenantRepository repository;
+    private final OriginTenantSource originSource;
+    private final boolean originPull;
     /** The database's time of the last look at changed rows (the first look starts from when this cache began). */
     private volatile OffsetDateTime lastLook = OffsetDateTime.now(ZoneOffset.UTC);
 
-    public TenantDirectory(TenantConfig config, TenantRepository repository, OriginTenantSource originSource) {
+    public TenantDirectory(TenantConfig config, TenantRepository repository, OriginTenantSource originSource,
+            @ConfigProperty(name = "quarkus.datasource.reactive.max-size", defaultValue = "20") int poolSize) {
+        problems(config, poolSize).throwIfAny();
         this.repository = repository;
+        this.originSource = originSource;
+        this.originPull = config.originPull().enabled();
         this.refreshes = new RefreshLimiter(config.maxConcurrentRefreshes());
+        TenantConfig.MissBudget miss = config.missBudget();
+        this.misses = LookupBudget.of("tenant miss budget", miss.maxConcurrent(), miss.maxWaiting(), miss.maxWait(),
+                miss.perSecond());
+        TenantConfig.OriginPull pull = config.originPull();
+        this.originQuestions = LookupBudget.of("origin pull-through bulkhead", pull.maxConcurrent(), pull.maxWaiting(),
+                pull.maxWait(), 0);
         this.known = Caffeine.newBuilder()
                 .maximumSize(config.cacheSize())
                 .refreshAfterWrite(config.cacheTtl().multipliedBy(3).dividedBy(4))
@@ -75,8 +111,9 @@ public class TenantDirectory {
                 .buildAsync(new AsyncCacheLoader<String, Tenant>() {
                     @Override
                     public CompletableFuture<Tenant> asyncLoad(String id, Executor executor) {
-                        // A miss: a request waits for it, so it goes to the database at once.
-                        return plain(load(id, repository, originSource, config));
+                        // A miss: a request waits for it, so it never takes the refreshes' turns. An id known a
+                        // moment ago goes straight to the database; any other spends the miss budget.
+                        return plain(load(id, recentlyKnown.getIfPresent(id) != null));
                     }
 
                     @Override
@@ -86,10 +123,14 @@ public class TenantDirectory {
                                 reloadDelayMillis(config.cacheTtl(), ThreadLocalRandom.current()::nextDouble),
                                 TimeUnit.MILLISECONDS);
                         return CompletableFuture.supplyAsync(
-                                () -> refreshes.submit(() -> load(id, repository, originSource, config)), later)
+                                () -> refreshes.submit(() -> load(id, true)), later)
                                 .thenCompose(reload -> reload);
                     }
                 });
+        this.recentlyKnown = Caffeine.newBuilder()
+                .maximumSize(config.cacheSize())
+                .expireAfterWrite(config.cacheTtl().multipliedBy(10))
+                .build();
         this.unknown = Caffeine.newBuilder()
                 .maximumSize(config.negativeCacheSize())
                 .expireAfterWrite(config.negativeCacheTtl())
@@ -142,12 +183,17 @@ public class TenantDirectory {
         return (long) (ttl.toMillis() / 8 * random.getAsDouble());
     }
 
-    /** The stage's outcome in a plain {@link CompletableFuture} (no subclass), so callers see one future class. */
+    /**
+     * The stage's outcome in a plain {@link CompletableFuture} (no subclass), so callers see one future class; a
+     * failure as its cause, unwrapped from the {@link CompletionException} a dependent stage adds, so the cache sees
+     * a {@link LookupRefused} as the cancellation it is (and does not log it).
+     */
     static <T> CompletableFuture<T> plain(CompletionStage<T> stage) {
         CompletableFuture<T> out = new CompletableFuture<>();
         stage.whenComplete((value, failure) -> {
             if (failure != null) {
-                out.completeExceptionally(failure);
+                out.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure);
             } else {
                 out.complete(value);
             }
@@ -155,19 +201,46 @@ public class TenantDirectory {
         return out;
     }
 
-    private static CompletionStage<Tenant> load(String id, TenantRepository repository, OriginTenantSource originSource,
-            TenantConfig config) {
-        CompletionStage<Tenant> fromDatabase = repository.find(id);
-        if (!config.originPull().enabled()) {
-            return fromDatabase;
-        }
-        return fromDatabase.thenCompose(tenant -> tenant != null
-                ? CompletableFuture.completedFuture(tenant)
-                : originSource.fetch(id).exceptionally(failure -> {
-                    // Failure policy: fail closed. An origin we cannot ask yields "unknown tenant" (404), which
-                    // providers retry; it never yields a tenant without a secret.
-                    LOG.warnf("origin pull-through for tenant %s failed: %s", id, failure.getMessage());
-                    return null;
-                }));
+    /**
+     * The pool's connections tenant lookups may hold at once (misses, refreshes, the change poll) leave at least two:
+     * one for the group commit, one for the readiness probe's {@code SELECT 1}, so no flood of ids can starve either.
+     */
+    static ConfigCheck problems(TenantConfig config, int poolSize) {
+        int share = config.missBudget().maxConcurrent() + config.maxConcurrentRefreshes() + 1;
+        return new ConfigCheck()
+                .range("buffer.tenants.miss-budget.max-concurrent", config.missBudget().maxConcurrent(), 1, 64)
+                .range("buffer.tenants.miss-budget.max-waiting", config.missBudget().maxWaiting(), 0, 10_000)
+                .range("buffer.tenants.miss-budget.per-second", config.missBudget().perSecond(), 0, 1_000_000)
+                .range("buffer.tenants.max-concurrent-refreshes", config.maxConcurrentRefreshes(), 1, 64)
+                .range("buffer.tenants.origin-pull.max-concurrent", config.originPull().maxConcurrent(), 1, 1024)
+                .range("buffer.tenants.origin-pull.max-waiting", config.originPull().maxWaiting(), 0, 10_000)
+                .require(share <= poolSize - 2, "buffer.tenants.miss-budget.max-concurrent ("
+                        + config.missBudget().maxConcurrent() + ") + buffer.tenants.max-concurrent-refreshes ("
+                        + config.maxConcurrentRefreshes() + ") + 1 (the change poll) must leave two of "
+                        + "quarkus.datasource.reactive.max-size (" + poolSize + ") for the group commit and readiness");
+    }
+
+    /**
+     * PostgreSQL first, then (when enabled) the origin. A miss for an unproven id spends the miss budget and, for the
+     * origin, the bulkhead; a refresh or a known id spends neither (the refresh limiter and the number of tenants bound
+     * those, and a tenant must not wait behind a flood of invented ids).
+     */
+    private CompletionStage<Tenant> load(String id, boolean proven) {
+        CompletionStage<Tenant> fromDatabase = proven ? repository.find(id) : misses.submit(() -> repository.find(id));
+        CompletionStage<Tenant> found = !originPull ? fromDatabase : fromDatabase.thenCompose(tenant -> {
+            if (tenant != null) {
+                return CompletableFuture.completedFuture(tenant);
+            }
+            // Failure policy: fail closed, and ask for a retry. An origin we could not ask (bulkhead full, timeout, a
+            // refused connection, a 5xx) fails the lookup: ingress answers 503 with Retry-After, not 404, which some
+            // providers take as "disable this endpoint"; it never yields a tenant without a secret.
+            return proven ? originSource.fetch(id) : originQuestions.submit(() -> originSource.fetch(id));
+        });
+        return found.thenApply(tenant -> {
+            if (tenant != null) {
+                recentlyKnown.put(id, Boolean.TRUE);
+            }
+            return tenant;
+        });
     }
 }

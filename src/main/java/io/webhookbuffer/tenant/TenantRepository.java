@@ -4,6 +4,7 @@ import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -36,6 +37,8 @@ public class TenantRepository {
     }
 
     private final Pool pool;
+    /** {@link #FIND_BY_ID} queries sent, whatever their outcome. */
+    private final AtomicLong lookups = new AtomicLong();
 
     public TenantRepository(Pool pool) {
         this.pool = pool;
@@ -43,9 +46,15 @@ public class TenantRepository {
 
     /** Completes with the tenant, or with null when there is no such row. */
     public CompletionStage<Tenant> find(String tenantId) {
+        lookups.incrementAndGet();
         return pool.preparedQuery(FIND_BY_ID).execute(Tuple.of(tenantId))
                 .map(TenantRepository::firstOrNull)
                 .toCompletionStage();
+    }
+
+    /** How many single-tenant queries this replica has sent to PostgreSQL since it started. */
+    public long lookups() {
+        return lookups.get();
     }
 
     /** The tenants whose rows changed after {@code since}, and the database's time of the look. */

@@ -16,8 +16,9 @@ import io.webhookbuffer.verify.SignatureScheme.TimestampSource;
 /**
  * Verifies a request against a {@link SignatureScheme}. The signed content is fed to the MAC part by part (no
  * concatenated copy of the body); each secret's MAC is computed once and compared in constant time with every
- * signature the header carries, for every secret, with no early exit. A signed timestamp is checked only after a
- * signature matched, so {@code stale_timestamp} is said only of an authentic request.
+ * signature the header carries, for every secret, with no early exit. Everything that can be refused without a MAC is
+ * refused first (a missing or malformed header, a wrong length or encoding, a signed timestamp outside the tolerance),
+ * so such a request costs no HMAC over its body.
  */
 public final class SchemeVerifier implements SignatureVerifier {
 
@@ -86,6 +87,11 @@ public final class SchemeVerifier implements SignatureVerifier {
         if (timestamp < 0) {
             return VerificationFailure.MALFORMED_SIGNATURE;
         }
+        if (scheme.timestamp() != TimestampSource.NONE && !fresh(timestamp, receivedAtMillis)) {
+            // Before the MAC, so an old or invented timestamp costs no HMAC over the body. It tells the sender only
+            // what it sent: the time is outside the tolerance; nothing about the signature or the secrets.
+            return VerificationFailure.STALE_TIMESTAMP;
+        }
         if (secrets == null || secrets.isEmpty()) {
             // Failure policy: fail closed. A tenant without a secret accepts nothing; there is no fallback secret.
             return VerificationFailure.NO_SECRET;
@@ -99,13 +105,7 @@ public final class SchemeVerifier implements SignatureVerifier {
                 match |= expected != null && MessageDigest.isEqual(expected, provided);
             }
         }
-        if (!match) {
-            return VerificationFailure.BAD_SIGNATURE;
-        }
-        if (scheme.timestamp() != TimestampSource.NONE && !fresh(timestamp, receivedAtMillis)) {
-            return VerificationFailure.STALE_TIMESTAMP;
-        }
-        return VerificationFailure.NONE;
+        return match ? VerificationFailure.NONE : VerificationFailure.BAD_SIGNATURE;
     }
 
     @Override

@@ -89,6 +89,21 @@ class TenantCommandTests {
     }
 
     @Test
+    void moreActiveSecretsThanRotationNeedsAreRefused() {
+        // Every active secret costs one HMAC over every request's body, authentic or not: three cover a rotation
+        // (previous, current, next), more only multiply what a flood of bad signatures costs.
+        String id = newId();
+        Signed.command("{\"secrets\":[\"cap-1\",\"cap-2\",\"cap-3\",\"cap-4\"]}").put("/control/tenants/" + id)
+                .then().statusCode(400).contentType(containsString("application/problem+json"))
+                .body("reason", equalTo("invalid_request")).body("detail", containsString("1 to 3"))
+                .body(not(containsString("cap-4")));
+        Signed.command("{\"secrets\":[\"cap-1\",\"cap-2\",\"cap-3\"]}").put("/control/tenants/" + id)
+                .then().statusCode(200).body("secretCount", equalTo(3));
+        Signed.command("{\"add\":\"cap-4\"}").post("/control/tenants/" + id + "/secrets")
+                .then().statusCode(409).body("detail", containsString("retire one first"));
+    }
+
+    @Test
     void reusedNonceIsRefused() {
         String id = newId();
         String nonce = Signed.nonce();

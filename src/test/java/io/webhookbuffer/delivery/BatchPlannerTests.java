@@ -24,6 +24,11 @@ class BatchPlannerTests {
                 isolatedAt);
     }
 
+    private static QueuedEvent fresh(long id, long receivedAt, int attempts) {
+        OffsetDateTime received = OffsetDateTime.ofInstant(Instant.ofEpochMilli(receivedAt), ZoneOffset.UTC);
+        return new QueuedEvent(id, "e" + id, new byte[1], "application/json", "{}", received, attempts, received, 0, 0);
+    }
+
     private static List<Long> ids(BatchPlanner.Plan plan) {
         return plan.batch().stream().map(QueuedEvent::id).toList();
     }
@@ -69,5 +74,33 @@ class BatchPlannerTests {
         List<QueuedEvent> head = List.of(row(1, NOW, 0, 800), row(2, NOW, 0, 300), row(3, NOW, 0, 1));
         assertEquals(List.of(1L), ids(BatchPlanner.select(head, 50, 1_000, NOW)));
         assertEquals(List.of(1L), ids(BatchPlanner.select(List.of(row(1, NOW, 0, 5_000)), 50, 1_000, NOW)));
+    }
+
+    @Test
+    void aFirstTryThatIsNotFullLingersUntilItsOldestEventIsOldEnough() {
+        List<QueuedEvent> head = List.of(fresh(1, NOW - 30, 0), fresh(2, NOW, 0));
+        BatchPlanner.Plan plan = BatchPlanner.plan(head, 50, 1_000, 100, NOW);
+        assertTrue(plan.batch().isEmpty());
+        assertEquals(NOW + 70, plan.waitUntilMillis());
+        assertEquals(List.of(1L, 2L), ids(BatchPlanner.plan(head, 50, 1_000, 100, NOW + 70)));
+    }
+
+    @Test
+    void aFullHeadARetryOrNoLingerGoesAtOnce() {
+        List<QueuedEvent> head = List.of(fresh(1, NOW, 0), fresh(2, NOW, 0));
+        assertEquals(List.of(1L, 2L), ids(BatchPlanner.plan(head, 2, 1_000, 100, NOW)), "full");
+        assertEquals(List.of(1L), ids(BatchPlanner.plan(List.of(fresh(1, NOW, 1)), 50, 1_000, 100, NOW)), "retry");
+        assertEquals(List.of(1L, 2L), ids(BatchPlanner.plan(head, 50, 1_000, 0, NOW)), "linger 0");
+    }
+
+    @Test
+    void aDeliveryRateCutsTheBatchToOneSecondsWorthAndSpacesTheNext() {
+        List<QueuedEvent> batch = List.of(fresh(1, NOW, 0), fresh(2, NOW, 0), fresh(3, NOW, 0));
+        BatchPlanner.Paced cut = BatchPlanner.pace(batch, 2, NOW);
+        assertEquals(2, cut.batch().size());
+        assertEquals(NOW + 1_000, cut.paceUntilMillis());
+        BatchPlanner.Paced whole = BatchPlanner.pace(batch, 20, NOW);
+        assertEquals(3, whole.batch().size());
+        assertEquals(NOW + 150, whole.paceUntilMillis(), "3 events at 20/s: 150 ms");
     }
 }

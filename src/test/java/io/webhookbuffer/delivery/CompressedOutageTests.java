@@ -27,6 +27,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.FakeOrigin;
+import io.webhookbuffer.testsupport.FastForwardClock;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.Signed;
@@ -38,6 +39,8 @@ import io.webhookbuffer.testsupport.TestTenants;
  * {@code max-attempts × backoff-cap} dead-letters nothing and drains fully afterwards; and a poison event that makes
  * the origin answer 500 (only for batches that hold it) is isolated and dead-lettered while its neighbours, before
  * and after it in the same tenant's queue, are delivered.
+ *
+ * <p>The outage lasts on the drainer's clock, its backoff waits skipped ({@link FastForwardClock#skipWaits}).
  *
  * <p>63fcc2b: both fail. Every failed batch counts an attempt on each of its events, so the outage dead-letters the
  * whole backlog after {@code max-attempts}, and the 500-poison takes its batch with it (issue 14 part 1).
@@ -69,6 +72,12 @@ class CompressedOutageTests {
     @Inject
     Pool pool;
 
+    @Inject
+    Drainer drainer;
+
+    @Inject
+    FastForwardClock clock;
+
     @Test
     void anOutageOfManyTimesMaxAttemptsTimesTheCapDeadLettersNothingAndDrainsAfterwards() throws Exception {
         List<String> tenants = List.of(tenant().provision(), tenant().provision());
@@ -87,12 +96,12 @@ class CompressedOutageTests {
                 sent.add(t + "/out-" + i);
             }
         }
-        Thread.sleep(HALF_OUTAGE_MILLIS); // refused connections
+        lastFor(tenants, HALF_OUTAGE_MILLIS); // refused connections
         for (String t : tenants) {
             origin.answer(t, batch -> Answer.status(503));
             Signed.command("{\"originUrl\":null}").put("/control/tenants/" + t).then().statusCode(200);
         }
-        Thread.sleep(HALF_OUTAGE_MILLIS); // 503 for every batch
+        lastFor(tenants, HALF_OUTAGE_MILLIS); // 503 for every batch
         for (String t : tenants) {
             assertEquals(List.of(), deadLetterIds(t), "dead letters of " + t + " during an origin outage");
             assertTrue(origin.batches(t).size() > MAX_ATTEMPTS,
@@ -166,6 +175,12 @@ class CompressedOutageTests {
         pool.preparedQuery("SELECT * FROM dead_letters WHERE tenant_id = $1 ORDER BY id").execute(Tuple.of(tenantId))
                 .await().indefinitely().forEach(rows::add);
         return rows;
+    }
+
+    /** Lets {@code millis} pass on the drainer's clock, the tenants' waits skipped. */
+    private void lastFor(List<String> tenants, long millis) {
+        long end = clock.millis() + millis;
+        clock.skipWaits(drainer::view, tenants, PATIENCE, () -> clock.millis() >= end);
     }
 
     private static void sleepQuietly(long millis) {

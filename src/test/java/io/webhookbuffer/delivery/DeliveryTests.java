@@ -14,11 +14,13 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,13 +36,17 @@ import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.FakeOrigin;
+import io.webhookbuffer.testsupport.FastForwardClock;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.FakeOriginResource;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
-/** Delivery to a real HTTP origin (started by the test) from the real app, PostgreSQL and Redis. */
+/**
+ * Delivery to a real HTTP origin (started by the test) from the real app, PostgreSQL and Redis. The timing tests skip
+ * the drainer's waits on its clock ({@link FastForwardClock#skipWaits}) and measure gaps on that clock.
+ */
 @QuarkusTest
 @TestProfile(DeliveryProfile.class)
 class DeliveryTests {
@@ -52,6 +58,17 @@ class DeliveryTests {
 
     @Inject
     Pool pool;
+
+    @Inject
+    Drainer drainer;
+
+    @Inject
+    FastForwardClock clock;
+
+    @BeforeEach
+    void stampBatchesOnTheDrainersClock() {
+        origin.stampWith(clock::millis);
+    }
 
     @Test
     void eventsArriveInOrderInBatchesWithTheContractHeaders() {
@@ -102,13 +119,13 @@ class DeliveryTests {
                 .then().statusCode(200);
         // Sent in parallel so that the first events do not use up their attempts while the last are still sent.
         IntStream.range(0, 30).parallel().forEach(i -> send(t, "out-" + i, "{\"i\":" + i + "}"));
-        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(10)).until(() -> maxAttempts(t) >= 2);
+        skipWaits(t, () -> maxAttempts(t) >= 2);
         // Phase 2: the origin answers, with a 503 first, then recovers (well within the attempts allowed).
         AtomicInteger calls = new AtomicInteger();
         origin.answer(t, batch -> calls.incrementAndGet() <= 1 ? Answer.status(503) : Answer.ok());
         Signed.command("{\"originUrl\":null}").put("/control/tenants/" + t).then().statusCode(200);
 
-        await().atMost(PATIENCE).until(() -> calls.get() > 1 && Db.queued(pool, t) == 0);
+        skipWaits(t, () -> calls.get() > 1 && Db.queued(pool, t) == 0);
         assertEquals(30, new HashSet<>(origin.providerIds(t)).size(), "every accepted event arrived");
         assertTrue(deadLetters(t).isEmpty(), "nothing dead-lettered: " + deadLetters(t).size());
         List<FakeOrigin.Batch> batches = origin.batches(t);
@@ -125,7 +142,7 @@ class DeliveryTests {
         AtomicInteger calls = new AtomicInteger();
         origin.answer(t, batch -> calls.incrementAndGet() <= 5 ? Answer.status(500) : Answer.ok());
         send(t, "gaps-1", "{}");
-        await().atMost(PATIENCE).until(() -> calls.get() > 5 && Db.queued(pool, t) == 0);
+        skipWaits(t, () -> calls.get() > 5 && Db.queued(pool, t) == 0);
         List<FakeOrigin.Batch> batches = origin.batches(t);
         List<Long> gaps = new ArrayList<>();
         for (int i = 1; i <= 5; i++) {
@@ -160,7 +177,7 @@ class DeliveryTests {
         for (int i = 0; i < 60; i++) {
             send(t, "paced-" + i, "{}");
         }
-        await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
+        skipWaits(t, () -> Db.queued(pool, t) == 0);
         List<FakeOrigin.Batch> batches = origin.batches(t);
         assertTrue(batches.stream().allMatch(b -> b.events().size() <= 20), "at most one second's worth per batch");
         long span = batches.get(batches.size() - 1).receivedAtMillis() - batches.get(0).receivedAtMillis();
@@ -210,7 +227,7 @@ class DeliveryTests {
                 ? new Answer(429, Map.of("Retry-After", "1"), "", 0)
                 : Answer.ok());
         send(t, "ra-1", "{}");
-        await().atMost(PATIENCE).until(() -> origin.batches(t).size() >= 2);
+        skipWaits(t, () -> origin.batches(t).size() >= 2);
         List<FakeOrigin.Batch> batches = origin.batches(t);
         long gap = batches.get(1).receivedAtMillis() - batches.get(0).receivedAtMillis();
         assertTrue(gap >= 950, "waited at least Retry-After (1 s), not the 50 ms backoff: " + gap);
@@ -264,11 +281,11 @@ class DeliveryTests {
         send(t, "warm", "{}"); // the origin has been seen healthy: the outage starts after a success
         await().atMost(PATIENCE).until(() -> origin.providerIds(t).contains("warm"));
         long outageMillis = 4L * DeliveryProfile.MAX_ATTEMPTS * DeliveryProfile.BACKOFF_CAP_MILLIS;
-        long until = System.currentTimeMillis() + outageMillis;
+        long until = clock.millis() + outageMillis;
         // The whole origin fails, with the answers an outage gives: 500s, 502s and 503s, for every tenant.
         AtomicInteger failed = new AtomicInteger();
         java.util.function.Function<FakeOrigin.Batch, Answer> outage = batch -> {
-            if (System.currentTimeMillis() >= until) {
+            if (clock.millis() >= until) {
                 return Answer.ok();
             }
             int n = failed.incrementAndGet();
@@ -280,8 +297,8 @@ class DeliveryTests {
             send(t, "o-" + i, "{\"i\":" + i + "}");
             send(other, "o-" + i, "{\"i\":" + i + "}");
         }
-        await().atMost(Duration.ofMillis(outageMillis + PATIENCE.toMillis()))
-                .until(() -> Db.queued(pool, t) == 0 && Db.queued(pool, other) == 0);
+        clock.skipWaits(drainer::view, List.of(t, other), Duration.ofMillis(outageMillis).plus(PATIENCE),
+                () -> Db.queued(pool, t) == 0 && Db.queued(pool, other) == 0);
         assertTrue(failed.get() > 2 * DeliveryProfile.MAX_ATTEMPTS, "the outage outlasted max-attempts: " + failed);
         assertTrue(deadLetters(t).isEmpty() && deadLetters(other).isEmpty(), "an outage dead-letters nothing");
         for (String tenant : List.of(t, other)) {
@@ -440,6 +457,11 @@ class DeliveryTests {
             // never dead-letters): pause the tenant so later tests' sweeps do not keep waking it.
             Signed.command("").post("/control/tenants/" + misconfigured + "/pause").then().statusCode(200);
         }
+    }
+
+    /** Awaits {@code done}, the tenant's waits skipped on the drainer's clock. */
+    private void skipWaits(String tenantId, Callable<Boolean> done) {
+        clock.skipWaits(drainer::view, List.of(tenantId), PATIENCE, done);
     }
 
     private static void send(String tenantId, String eventId, String body) {

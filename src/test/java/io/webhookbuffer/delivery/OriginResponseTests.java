@@ -41,9 +41,9 @@ class OriginResponseTests {
 
     @Test
     void originTextIsStoredWithoutNulAndBounded() {
-        assertEquals("abc", Drainer.truncate("a\u0000b\u0000c"));
-        assertEquals(1003, Drainer.truncate("x".repeat(5000)).length());
-        assertEquals(null, Drainer.truncate(null));
+        assertEquals("abc", OriginResponse.truncate("a\u0000b\u0000c"));
+        assertEquals(1003, OriginResponse.truncate("x".repeat(5000)).length());
+        assertEquals(null, OriginResponse.truncate(null));
     }
 
     @Test

@@ -164,6 +164,26 @@ class IngressEdgeTests {
         assertEquals(0, Db.queued(pool, t));
     }
 
+    /**
+     * A request line that names HTTP/2.0 on an HTTP/1.1-only server (an h2 prior-knowledge preface, or a client that
+     * writes the version wrong) fails in Vert.x Web for want of an {@code :authority}: the documented JSON 400 at
+     * DEBUG, not Quarkus's error page and an ERROR line per request (found by the abuse suite).
+     */
+    @Test
+    void anHttp2RequestLineIsTheDocumentedJson400WithoutAnErrorLine() throws Exception {
+        String t = tenant().provision();
+        try (CapturedLog log = CapturedLog.start()) {
+            for (String request : List.of("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+                    "POST /webhook/" + t + " HTTP/2.0\r\nContent-Length: 2\r\n\r\n{}")) {
+                try (RawHttp http = RawHttp.open()) {
+                    assertInvalidHost(http.send(request).answer(ANSWER), request);
+                }
+            }
+            assertEquals(List.of(), log.errors(), "a client's mistake is not an ERROR");
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
     @Test
     void emptyRepeatedOrMalformedHostIs400AndNothingIsStored() throws Exception {
         String t = tenant().provision();
@@ -204,6 +224,45 @@ class IngressEdgeTests {
         Answer over = withHeaderLines(t, 101);
         assertEquals(431, over.status());
         assertEquals("too_many_headers", json(over).getString("status"));
+    }
+
+    /**
+     * The gate's early answers (written before RESTEasy runs) carry {@code X-Request-ID} like every other answer: the
+     * caller's plain token echoed, else a new id, so a refused request can be found in the logs and by the sender.
+     */
+    @Test
+    void earlyAnswersCarryTheRequestIdLikeEveryOtherAnswer() throws Exception {
+        String small = tenant().maxBodyBytes(1024).provision();
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 101; i++) {
+            many.append("X-Pad: ").append(i).append("\r\n");
+        }
+        List<String> heads = List.of(
+                "POST /webhook/unknown-" + System.nanoTime() + " HTTP/1.1\r\nHost: h\r\n%sContent-Length: 9\r\n\r\n",
+                "POST /webhook/" + small + " HTTP/1.1\r\nHost: h\r\n%sContent-Length: " + BIG + "\r\n\r\n",
+                "POST /webhook/" + small + " HTTP/1.1\r\nHost: h\r\n%s" + many + "Content-Length: 9\r\n\r\n",
+                "POST /webhook/" + small + " HTTP/1.1\r\nHost:\r\n%sContent-Length: 9\r\n\r\n",
+                "POST /webhook/" + small + " HTTP/1.1\r\n%sContent-Length: 9\r\n\r\n");
+        for (String template : heads) {
+            String mine = "edge-" + System.nanoTime();
+            try (RawHttp http = RawHttp.open()) {
+                Answer echoed = http.send(String.format(template, "X-Request-ID: " + mine + "\r\n")).answer(ANSWER);
+                assertEquals(mine, echoed.header("X-Request-ID"), echoed.status() + " " + template);
+            }
+            try (RawHttp http = RawHttp.open()) {
+                Answer fresh = http.send(String.format(template, "X-Request-ID: not a token\r\n")).answer(ANSWER);
+                String id = fresh.header("X-Request-ID");
+                assertTrue(id != null && !id.isBlank() && !id.contains(" "), fresh.status() + " a new id: " + id);
+            }
+        }
+        byte[] body = "{\"normal\":true}".getBytes(StandardCharsets.UTF_8);
+        try (RawHttp http = RawHttp.open()) { // and an answer from RESTEasy carries it once (RawHttp joins repeats)
+            http.send(head("POST /webhook/" + small, "Host: h", "X-Request-ID: normal-1", "Content-Length: "
+                    + body.length, "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)))).send(body);
+            Answer normal = http.answer(ANSWER);
+            assertEquals(202, normal.status());
+            assertEquals("normal-1", normal.header("X-Request-ID"));
+        }
     }
 
     /** A signed webhook whose head has {@code lines} header lines (Host, X-Signature, Content-Length, padding). */

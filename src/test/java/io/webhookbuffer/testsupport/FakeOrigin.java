@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 import io.webhookbuffer.common.EventIds;
 
@@ -51,6 +52,7 @@ public final class FakeOrigin implements AutoCloseable {
     private final HttpServer server;
     private final List<Batch> batches = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, Function<Batch, Answer>> behaviours = new ConcurrentHashMap<>();
+    private volatile LongSupplier clock = System::currentTimeMillis;
     private final AtomicInteger concurrent = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger maxConcurrent = new AtomicInteger();
@@ -70,6 +72,11 @@ public final class FakeOrigin implements AutoCloseable {
 
     public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** The clock that stamps {@link Batch#receivedAtMillis} (the system clock unless a test sets the drainer's). */
+    public void stampWith(LongSupplier clock) {
+        this.clock = clock;
     }
 
     /** How this origin answers batches of one tenant from now on. */
@@ -136,7 +143,7 @@ public final class FakeOrigin implements AutoCloseable {
             maxConcurrentByTenant.computeIfAbsent(tenantId, k -> new AtomicInteger())
                     .accumulateAndGet(tenantConcurrent.incrementAndGet(), Math::max);
             Batch batch = new Batch(tenantId, events, Map.copyOf(exchange.getRequestHeaders()), body,
-                    System.currentTimeMillis());
+                    clock.getAsLong());
             batches.add(batch);
             Answer answer = behaviours.getOrDefault(tenantId, b -> Answer.ok()).apply(batch);
             if (answer.delayMillis() > 0) {

@@ -38,6 +38,11 @@ public final class RawHttp implements AutoCloseable {
         return new RawHttp(RestAssured.port);
     }
 
+    /** A connection to a service on 127.0.0.1:{@code port} (a packaged one, in an *IT test). */
+    public static RawHttp open(int port) throws IOException {
+        return new RawHttp(port);
+    }
+
     /** A request head ending in the blank line: {@code head("POST /webhook/t", "Host: x", "Content-Length: 9")}. */
     public static String head(String requestLine, String... headers) {
         StringBuilder text = new StringBuilder(requestLine).append(" HTTP/1.1\r\n");
@@ -64,6 +69,12 @@ public final class RawHttp implements AutoCloseable {
         framed.writeBytes(data);
         framed.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
         return send(framed.toByteArray());
+    }
+
+    /** Sends no more (a FIN): the server sees the end of the request stream, the answer can still come. */
+    public RawHttp endOutput() throws IOException {
+        socket.shutdownOutput();
+        return this;
     }
 
     /**

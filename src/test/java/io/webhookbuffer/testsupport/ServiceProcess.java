@@ -11,7 +11,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.webhookbuffer.common.Hex;
@@ -47,6 +49,12 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts a replica on {@code port} (a restart where the last one listened); output to target/{name}.log. */
     public static ServiceProcess start(String name, int port, Map<String, String> extraEnv) throws IOException {
+        return start(name, port, extraEnv, List.of("-Xmx256m"));
+    }
+
+    /** Starts a replica with these JVM options instead of the default {@code -Xmx256m} (the abuse suite: the image's). */
+    public static ServiceProcess start(String name, int port, Map<String, String> extraEnv, List<String> jvmOptions)
+            throws IOException {
         LocalServers.Endpoint pg = postgres();
         LocalServers.Endpoint redis = LocalServers.redis(true);
         String db = pg.host() + ":" + pg.port() + "/" + pg.database();
@@ -59,8 +67,11 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("BUFFER_CONTROL_SECRET", Signed.CONTROL_SECRET);
         env.putAll(extraEnv);
         String jar = System.getProperty("service.jar", "target/quarkus-app/quarkus-run.jar");
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", jar);
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar));
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(env);
         pb.redirectErrorStream(true);
         pb.redirectOutput(new File("target/" + name + ".log"));
@@ -113,7 +124,7 @@ public final class ServiceProcess implements AutoCloseable {
         process.destroyForcibly();
     }
 
-    private static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             return socket.getLocalPort();
         }

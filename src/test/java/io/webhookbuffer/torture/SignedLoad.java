@@ -30,19 +30,19 @@ import io.webhookbuffer.testsupport.EventKeys;
  * duplicates (an earlier event of the tenant sent again, same body), through whatever happens to the service. Every
  * request's answer is kept with its send and answer times: a status, {@link #NO_ANSWER} (refused or reset) or
  * {@link #TIMED_OUT}. The open model: a tick that finds {@link #MAX_IN_FLIGHT} requests waiting is not sent, and
- * counted in {@link #skipped()}.
+ * counted in {@link #skipped()}. The abuse suite (io.webhookbuffer.abuse) runs it as its legitimate sender.
  */
-final class SignedLoad implements AutoCloseable {
+public final class SignedLoad implements AutoCloseable {
 
     /**
      * One request and what came back. {@code eventId} is the key the buffer answers and delivers: the
      * {@code X-Event-ID} sent, bound to the body (docs/providers.md "Unsigned ids are bound to the body").
      */
-    record Answer(String tenant, String eventId, long sentAt, long answeredAt, int status) {
+    public record Answer(String tenant, String eventId, long sentAt, long answeredAt, int status) {
     }
 
-    static final int NO_ANSWER = -1;
-    static final int TIMED_OUT = -2;
+    public static final int NO_ANSWER = -1;
+    public static final int TIMED_OUT = -2;
     private static final int MAX_IN_FLIGHT = 256;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
     private static final int RECENT = 64;
@@ -66,7 +66,7 @@ final class SignedLoad implements AutoCloseable {
     /** Per tenant, the last event ids sent (the ticker thread only). */
     private final Map<String, List<String>> recent;
 
-    SignedLoad(String baseUrl, Map<String, String> secretsByTenant, int rate, double duplicates) {
+    public SignedLoad(String baseUrl, Map<String, String> secretsByTenant, int rate, double duplicates) {
         this.baseUrl = baseUrl;
         this.tenants = List.copyOf(secretsByTenant.keySet());
         this.secrets = Map.copyOf(secretsByTenant);
@@ -76,12 +76,12 @@ final class SignedLoad implements AutoCloseable {
         tenants.forEach(t -> recent.put(t, new ArrayList<>()));
     }
 
-    void start() {
+    public void start() {
         ticker.scheduleAtFixedRate(this::tick, 0, 1_000_000L / rate, TimeUnit.MICROSECONDS);
     }
 
     /** Stops sending and waits (at most the request timeout) for the answers still due. */
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         ticker.shutdown();
         ticker.awaitTermination(5, TimeUnit.SECONDS);
         if (inFlight.tryAcquire(MAX_IN_FLIGHT, REQUEST_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS)) {
@@ -102,11 +102,11 @@ final class SignedLoad implements AutoCloseable {
         return status;
     }
 
-    List<Answer> answers() {
+    public List<Answer> answers() {
         return List.copyOf(answers);
     }
 
-    long skipped() {
+    public long skipped() {
         return skipped.get();
     }
 

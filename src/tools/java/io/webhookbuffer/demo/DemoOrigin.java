@@ -28,7 +28,7 @@ import io.webhookbuffer.common.Hmac;
  * receives, and can be told to fail. Run it (after {@code mvn -B package -DskipTests}) with
  *
  * <pre>
- * java -cp 'target/quarkus-app/app/*:target/quarkus-app/lib/main/*' io.webhookbuffer.demo.DemoOrigin \
+ * java -cp 'target/local/quarkus-app/app/*:target/local/quarkus-app/lib/main/*' io.webhookbuffer.demo.DemoOrigin \
  *      --port 9000 --token demo-origin-token --signing-secret demo-signing-secret
  * </pre>
  *

@@ -61,7 +61,7 @@ import io.webhookbuffer.common.Hmac;
  * classpath:
  *
  * <pre>
- * java -cp 'target/quarkus-app/app/*:target/quarkus-app/lib/main/*' io.webhookbuffer.bench.LoadGenerator \
+ * java -cp 'target/local/quarkus-app/app/*:target/local/quarkus-app/lib/main/*' io.webhookbuffer.bench.LoadGenerator \
  *      --url http://127.0.0.1:8080 --tenants 10 --webhook-secret S --connections 64 --duration 20s
  * </pre>
  */

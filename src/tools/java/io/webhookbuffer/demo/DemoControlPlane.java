@@ -27,7 +27,7 @@ import io.webhookbuffer.controlplane.Refusal;
  * (after {@code mvn -B package -DskipTests}) with
  *
  * <pre>
- * java -cp 'target/quarkus-app/app/*:target/quarkus-app/lib/main/*' io.webhookbuffer.demo.DemoControlPlane \
+ * java -cp 'target/local/quarkus-app/app/*:target/local/quarkus-app/lib/main/*' io.webhookbuffer.demo.DemoControlPlane \
  *      --port 9100 --secret local-demo-control-secret
  * </pre>
  *

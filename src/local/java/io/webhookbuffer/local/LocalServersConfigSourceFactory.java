@@ -15,9 +15,9 @@ import io.smallrye.config.PropertiesConfigSource;
 /**
  * Supplies database and Redis addresses in local mode, when none is configured:
  * <ul>
- * <li>local profile ({@code mvn -B -Plocal package}, or {@code java -Dquarkus.profile=local -jar ...}; also dev):
- * an embedded PostgreSQL whose data stays in
- * {@code buffer.local.data-dir} between runs, and an embedded Redis;</li>
+ * <li>local profile ({@code mvn -B -Plocal package}, or {@code java -Dquarkus.profile=local -jar} the local build's
+ * quarkus-run.jar; also dev): an embedded PostgreSQL whose data stays in {@code buffer.local.data-dir} between runs,
+ * and an embedded Redis;</li>
  * <li>test profile: the local servers on 127.0.0.1:5432 / :6379 when they answer (as on CI), else embedded ones in
  * a throwaway folder;</li>
  * <li>prod profile: nothing, ever. Without {@code quarkus.datasource.reactive.url} the service refuses to start

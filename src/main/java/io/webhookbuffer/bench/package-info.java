@@ -1,8 +1,0 @@
-/**
- * The benchmark: a load generator ({@link io.webhookbuffer.bench.LoadGenerator}), the loss check and summary
- * ({@link io.webhookbuffer.bench.BenchReport}), run by {@code bench/run.sh}; and the HTTP-ceiling endpoint
- * ({@link io.webhookbuffer.bench.CeilingResource}), off unless {@code buffer.bench.ceiling-endpoint} is set. The
- * command-line parts run on the packaged classpath without booting Quarkus. Nothing in the service depends on this
- * package; it depends only on common.
- */
-package io.webhookbuffer.bench;

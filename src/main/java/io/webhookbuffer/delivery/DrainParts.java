@@ -1,0 +1,35 @@
+package io.webhookbuffer.delivery;
+
+import java.util.function.BooleanSupplier;
+
+import io.webhookbuffer.common.FifoPermits;
+import io.webhookbuffer.common.OriginConfig;
+import io.webhookbuffer.queue.DrainStore;
+import io.webhookbuffer.tenant.TenantDirectory;
+
+/**
+ * What every tenant's drain on this replica shares. {@code holder} names this replica in the leases it takes.
+ * {@code bulkhead}: at most buffer.delivery.max-concurrent batches in flight across all tenants, the rest in arrival
+ * order; each tenant has at most one batch in flight, so first-come-first-served is also round-robin between tenants:
+ * a tenant with a huge backlog gets one slot in turn like everyone else. {@code prefetchFreshNanos}: how long a head
+ * read with the last delete may wait for its bulkhead slot and still be sent without a read of its own (see
+ * {@link #prefetchFreshNanos(DeliveryConfig)}).
+ */
+record DrainParts(String holder, DeliveryConfig config, DrainStore store, TenantDirectory tenants,
+        OriginConfig origin, DeliveryClock clock, FifoPermits bulkhead, long prefetchFreshNanos,
+        OriginBreakers breakers, DrainOutcomes outcomes, DrainSweep sweep, BackoffPolicy backoff,
+        DeliveryCounts counts, BooleanSupplier stoppedFlag) {
+
+    /** Shutting down: no new step starts. */
+    boolean stopped() {
+        return stoppedFlag.getAsBoolean();
+    }
+
+    /**
+     * Half of what the lease TTL leaves after the origin's request timeout, so the renewal that came with a prefetched
+     * head still covers the whole exchange (0, never, if the TTL leaves no room).
+     */
+    static long prefetchFreshNanos(DeliveryConfig config) {
+        return Math.max(0, config.leaseTtl().minus(config.requestTimeout()).minusSeconds(1).toNanos() / 2);
+    }
+}

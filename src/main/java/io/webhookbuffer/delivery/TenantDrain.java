@@ -1,0 +1,239 @@
+package io.webhookbuffer.delivery;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jboss.logging.Logger;
+
+import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.queue.QueuedEvent;
+import io.webhookbuffer.tenant.Tenant;
+
+/**
+ * One tenant's drain on this replica: at most one step runs at a time ({@link #running}; {@link #wake()} never
+ * blocks). A step takes its bulkhead slot, reads the head under the tenant's lease ({@link TenantLease}), plans a
+ * batch ({@link BatchPlanner}), sends it through the origin's breaker ({@link OriginBreakers}) and hands the answer to
+ * {@link DrainOutcomes}; then the next step, or a wait on a timer, or idle.
+ */
+final class TenantDrain {
+
+    private static final Logger LOG = Logger.getLogger(Drainer.class);
+    /** A wait up to this long (a batch filling, pacing) keeps a drain in progress; a longer one (backoff) frees it. */
+    private static final long SHORT_WAIT_MILLIS = 1_000;
+    /** After another replica's lease turned us away while work was pending, look again this soon. */
+    private static final long LOST_RETRY_MILLIS = 500;
+
+    private final String tenantId;
+    private final DrainParts parts;
+    private final DeliveryConfig config;
+    private final Isolation isolation;
+    private final TenantLease lease;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private volatile boolean again;
+    /** No step before this time (epoch ms): the tenant is backing off. */
+    private volatile long notBefore;
+    /** With a delivery rate: no batch before this time (epoch ms). */
+    private volatile long paceUntil;
+    /** The pending wake-up timer, or -1. */
+    // @protectedby: this
+    private long timerId = -1;
+    /** Counted in the sweep's active drains; changed only by the thread that holds {@link #running}. */
+    private boolean inProgress;
+    /** Steps that failed in a row (database trouble): their retry backs off like a failing origin. */
+    private volatile int consecutiveFailures;
+    /** For operators: the last failed attempt's error and status (cleared by a success), breaker state. */
+    private volatile String lastError;
+    private volatile int lastStatus;
+    private volatile boolean circuitOpen;
+
+    TenantDrain(String tenantId, DrainParts parts) {
+        this.tenantId = tenantId;
+        this.parts = parts;
+        this.config = parts.config();
+        this.isolation = new Isolation(config.batchSize());
+        this.lease = new TenantLease(tenantId, parts);
+    }
+
+    void wake() {
+        again = true;
+        if (parts.stopped() || now() < notBefore) {
+            return; // shutting down, or the backoff timer wakes us
+        }
+        if (running.compareAndSet(false, true)) {
+            if (!inProgress) {
+                inProgress = true;
+                parts.sweep().started();
+            }
+            again = false;
+            lease.newHold();
+            step();
+        }
+    }
+
+    private void step() {
+        // A step that never answers (a half-open database connection) must not hold the tenant forever.
+        once().ifNoItem().after(config.leaseTtl()).failWith(() -> new IllegalStateException("drain step timed out"))
+                .subscribe().with(next -> guard(() -> {
+                    consecutiveFailures = 0;
+                    if (next.kind() == Next.Kind.CONTINUE && !parts.stopped()) {
+                        step();
+                    } else {
+                        finish(next);
+                    }
+                }), this::failed);
+    }
+
+    /** Mutiny drops what an item callback throws; without this a tenant would stay "running" forever. */
+    private void guard(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    private Uni<Next> once() {
+        long after = lease.readFrom();
+        if (paceUntil > now()) {
+            return Uni.createFrom().item(Next.waitUntil(paceUntil));
+        }
+        // The bulkhead slot is taken before the lease is taken or renewed: a tenant queued for a slot must not see
+        // its lease expire and another replica send the same rows meanwhile. Renewal to delete then spans at most
+        // one request timeout, which start-up checks keep below the lease TTL. A head read (and the lease renewed)
+        // with the last delete is sent only if the slot came within prefetchFreshNanos, which keeps that span below
+        // the TTL too.
+        return parts.bulkhead().acquire().flatMap(slot -> Uni.createFrom()
+                .deferred(() -> lease.head(after).flatMap(head -> planned(head, after)))
+                .eventually(parts.bulkhead()::release));
+    }
+
+    /** What the head means: the lease lost, idle, a look from the start, a wait, or a batch to send. */
+    private Uni<Next> planned(List<QueuedEvent> head, long after) {
+        if (head == null) {
+            return Uni.createFrom().item(Next.LOST);
+        }
+        if (head.isEmpty()) {
+            if (after > 0) {
+                lease.rewind(); // nothing after the cursor: look once more from the start
+                return Uni.createFrom().item(Next.CONTINUE);
+            }
+            return Uni.createFrom().item(Next.IDLE);
+        }
+        BatchPlanner.Plan plan = BatchPlanner.plan(head, isolation.limit(), config.maxBatchBytes(),
+                config.linger().toMillis(), now());
+        if (plan.batch().isEmpty()) {
+            return Uni.createFrom().item(Next.waitUntil(plan.waitUntilMillis()));
+        }
+        return Uni.createFrom().completionStage(parts.tenants().find(tenantId))
+                .flatMap(tenant -> deliver(tenant, paced(tenant, plan.batch())));
+    }
+
+    private List<QueuedEvent> paced(Tenant tenant, List<QueuedEvent> batch) {
+        Integer rate = tenant == null ? null : tenant.deliveryRate();
+        if (rate == null) {
+            return batch;
+        }
+        BatchPlanner.Paced paced = BatchPlanner.pace(batch, rate, now());
+        paceUntil = paced.paceUntilMillis();
+        return paced.batch();
+    }
+
+    private Uni<Next> deliver(Tenant tenant, List<QueuedEvent> batch) {
+        String base = tenant != null && tenant.originUrl() != null
+                ? tenant.originUrl()
+                : parts.origin().baseUrl().map(u -> u.replaceAll("/+$", "")).orElse(null);
+        if (base == null) {
+            LOG.warnf("tenant %s has queued events but no origin (set buffer.origin.base-url or the tenant's "
+                    + "originUrl); retrying in %s", tenantId, config.backoffCap());
+            return Uni.createFrom().item(Next.waitUntil(now() + config.backoffCap().toMillis()));
+        }
+        String provider = tenant == null ? "unknown" : tenant.provider();
+        // An isolation try (a halving in progress, a held event alone) is judged as the suspect's, not the origin's.
+        // The halving also bypasses the breaker: its quick failures in a row would open it on a healthy origin and
+        // stall the isolation (bounded: at most log2(batch-size) tries). A held event's tries, spaced by its backoff,
+        // go through the breaker, so a dead origin is still probed, not hammered.
+        boolean isolationTry = isolation.isolationTry(batch);
+        return parts.breakers().send(base, tenantId, provider, batch, isolation.halving()).invoke(this::observe)
+                .flatMap(response -> parts.outcomes().decide(lease, isolation, base, batch, response, isolationTry));
+    }
+
+    private void observe(OriginResponse response) {
+        circuitOpen = response.status() == OriginBreakers.CIRCUIT_OPEN;
+        if (response.success()) {
+            lastError = null;
+            lastStatus = 0;
+        } else if (!circuitOpen) {
+            lastError = OriginResponse.truncate(response.error());
+            lastStatus = response.status();
+        }
+    }
+
+    private void finish(Next next) {
+        lease.letGo(next);
+        if (next.kind() == Next.Kind.WAIT) {
+            notBefore = next.untilMillis();
+            wakeAt(next.untilMillis());
+        }
+        boolean done = next.kind() != Next.Kind.WAIT || next.untilMillis() - now() > SHORT_WAIT_MILLIS;
+        boolean leaving = done && inProgress;
+        if (leaving) {
+            inProgress = false;
+        }
+        running.set(false);
+        if (leaving) {
+            parts.sweep().finished();
+        }
+        if (again && next.kind() == Next.Kind.IDLE) {
+            wake();
+        } else if (again && next.kind() == Next.Kind.LOST && !parts.stopped()) {
+            // Another replica held the tenant; it may have been releasing it just now. Look again shortly rather
+            // than leaving a fresh event to the next sweep.
+            wakeAt(now() + LOST_RETRY_MILLIS);
+        }
+    }
+
+    /** One pending timer per tenant: a newer wait replaces an older one, so a stale timer cannot cut it short. */
+    private synchronized void wakeAt(long untilMillis) {
+        if (timerId >= 0) {
+            parts.clock().cancelTimer(timerId);
+        }
+        timerId = parts.clock().setTimer(Math.max(1, untilMillis - now()), fired -> {
+            synchronized (this) {
+                if (timerId != fired) {
+                    return;
+                }
+                timerId = -1;
+            }
+            notBefore = 0;
+            wake();
+        });
+    }
+
+    private void failed(Throwable failure) {
+        long delay = parts.backoff().delayMillis(++consecutiveFailures, 0);
+        LOG.warnf("tenant %s: drain step failed (%s); retrying in %d ms", tenantId, failure.getMessage(), delay);
+        finish(Next.waitUntil(now() + delay));
+    }
+
+    private long now() {
+        return parts.clock().millis();
+    }
+
+    boolean running() {
+        return running.get();
+    }
+
+    /** The lease parked for a wait, taken for release at shutdown; null when none, or a step is running. */
+    Long unpark() {
+        return running.get() ? null : lease.unpark();
+    }
+
+    String tenantId() {
+        return tenantId;
+    }
+
+    DrainView view(long nowMillis) {
+        long until = notBefore;
+        return new DrainView(running.get(), until > nowMillis ? until : 0, circuitOpen, lastError, lastStatus);
+    }
+}

@@ -1,0 +1,53 @@
+package io.webhookbuffer.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** A tenant's isolation state between answers: halving, holding aside, the probe behind a held event. */
+class IsolationTests {
+
+    private static final OriginHealth HEALTHY = new OriginHealth();
+
+    @Test
+    void aSuspectSplitHalvesAndBypassesTheBreakerUntilSettledAndSuccessDoublesBack() {
+        Isolation isolation = new Isolation(8);
+        isolation.split(FailurePolicy.Verdict.SUSPECT, 4);
+        assertTrue(isolation.halving());
+        assertEquals(4, isolation.limit());
+        isolation.split(FailurePolicy.Verdict.SUSPECT, 2);
+        isolation.delivered();
+        assertFalse(isolation.halving());
+        assertEquals(4, isolation.limit());
+        isolation.delivered();
+        isolation.delivered();
+        assertEquals(8, isolation.limit(), "never above the batch size");
+    }
+
+    @Test
+    void aRefusalHalvesWithoutMarkingTheTriesAsIsolation() {
+        Isolation isolation = new Isolation(8);
+        isolation.split(FailurePolicy.Verdict.REFUSED, 4);
+        assertFalse(isolation.halving());
+        assertEquals(4, isolation.limit());
+    }
+
+    @Test
+    void theBatchAfterAHeldEventProbesAndItsSuspectFailureMarksTheTenantFailingUntilADelivery() {
+        Isolation isolation = new Isolation(8);
+        isolation.split(FailurePolicy.Verdict.SUSPECT, 1);
+        isolation.heldAside();
+        assertEquals(8, isolation.limit());
+        FailurePolicy.Context probe = isolation.context(HEALTHY, false, 0);
+        assertTrue(probe.probe());
+        assertFalse(isolation.context(HEALTHY, true, 0).probe(), "the held event's own try is not the probe");
+        isolation.failed(FailurePolicy.Verdict.SUSPECT, false);
+        FailurePolicy.Context after = isolation.context(HEALTHY, false, 0);
+        assertFalse(after.probe());
+        assertTrue(after.tenantFailing());
+        isolation.delivered();
+        assertFalse(isolation.context(HEALTHY, false, 0).tenantFailing());
+    }
+}

@@ -1,0 +1,20 @@
+package io.webhookbuffer.ingress;
+
+import java.util.Map;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+
+/**
+ * A failed-verification budget of 3 per address and tenant, so a test reaches it in a few requests; loopback peers
+ * counted (every test sends from 127.0.0.x).
+ */
+public class FailedVerificationProfile implements QuarkusTestProfile {
+
+    public static final int PER_ADDRESS = 3;
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of("buffer.ingress.verification.max-failures-per-address", Integer.toString(PER_ADDRESS),
+                "buffer.ingress.verification.count-private-addresses", "true");
+    }
+}

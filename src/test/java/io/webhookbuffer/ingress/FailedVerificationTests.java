@@ -1,0 +1,93 @@
+package io.webhookbuffer.ingress;
+
+import static io.restassured.RestAssured.given;
+import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import org.jboss.logmanager.ExtLogRecord;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.webhookbuffer.testsupport.Signed;
+import io.webhookbuffer.testsupport.TestTenants;
+
+/**
+ * The failed-verification budget and the verification pool, over HTTP against the real app: an address that earned
+ * its 401s is refused without a MAC, forwarded headers are not trusted by default, and a large body is MACed off the
+ * event loop with the same answers as a small one.
+ */
+@QuarkusTest
+@TestProfile(FailedVerificationProfile.class)
+class FailedVerificationTests {
+
+    private static final String BAD = "00".repeat(32);
+
+    @Test
+    void anAddressPastItsBudgetGets429WithoutAMacAndOtherTenantsDoNot() {
+        String tenant = tenant().provision();
+        String neighbour = tenant().provision();
+        for (int i = 0; i < FailedVerificationProfile.PER_ADDRESS; i++) {
+            given().header("X-Signature", BAD).body("{\"n\":" + i + "}").post("/webhook/" + tenant)
+                    .then().statusCode(401);
+        }
+        given().header("X-Signature", BAD).body("{}").post("/webhook/" + tenant).then().statusCode(429)
+                .header("Retry-After", org.hamcrest.Matchers.matchesPattern("[1-9][0-9]*"))
+                .body("status", equalTo("rate_limited")).body("reason", equalTo("failed_verifications"));
+        // Even a signed request from this address waits (it cannot be told apart before the MAC)...
+        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"ok\":1}").post("/webhook/" + tenant).then().statusCode(429);
+        // ... and a forged X-Forwarded-For does not make it another address (no proxy is configured).
+        given().header("X-Signature", BAD).header("X-Forwarded-For", "198.51.100.9").body("{}")
+                .post("/webhook/" + tenant).then().statusCode(429);
+        // The same address's standing with another tenant is its own.
+        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"ok\":2}").post("/webhook/" + neighbour).then().statusCode(202);
+        given().header("X-Signature", BAD).body("{}").post("/webhook/" + neighbour).then().statusCode(401);
+    }
+
+    @Test
+    void aLargeBodyIsVerifiedOffTheEventLoopWithTheSameAnswers() {
+        String tenant = tenant().maxBodyBytes(1 << 20).provision();
+        byte[] body = new byte[200 * 1024];
+        Arrays.fill(body, (byte) 'x');
+        body[0] = '"';
+        body[body.length - 1] = '"';
+        List<String> messages = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                messages.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger logger = Logger.getLogger(WebhookResource.class.getName());
+        logger.addHandler(handler);
+        try {
+            Signed.webhook(TestTenants.DEFAULT_SECRET, body).post("/webhook/" + tenant).then().statusCode(202);
+            Signed.webhook(TestTenants.PREVIOUS_SECRET + "-not", body).post("/webhook/" + tenant).then().statusCode(401)
+                    .body("reason", equalTo("bad_signature"));
+            Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"small\":true}".getBytes(StandardCharsets.UTF_8))
+                    .post("/webhook/" + tenant).then().statusCode(202);
+        } finally {
+            logger.removeHandler(handler);
+        }
+        List<String> ours = messages.stream().filter(m -> m.contains(tenant)).toList();
+        assertTrue(ours.size() == 2 && ours.stream().allMatch(m -> m.contains(VerificationPool.THREAD_NAME)),
+                "both large bodies, and only they, were verified on the pool: " + ours);
+    }
+}

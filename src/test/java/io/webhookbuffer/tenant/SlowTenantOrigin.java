@@ -1,0 +1,71 @@
+package io.webhookbuffer.tenant;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpServer;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.webhookbuffer.testsupport.TestTenants;
+
+/**
+ * A real origin whose {@code GET /internal/tenants/{id}/webhook-config} is slow: it answers after
+ * {@link #DELAY_MILLIS}, with a config for ids starting {@code pulled-}, 404 for the rest, and counts requests in flight.
+ */
+public class SlowTenantOrigin implements QuarkusTestResourceLifecycleManager {
+
+    static final long DELAY_MILLIS = 1500;
+    static final TenantFlood.Peak PEAK = new TenantFlood.Peak();
+    static final AtomicInteger ASKED = new AtomicInteger();
+    private HttpServer server;
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 256);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.setExecutor(Executors.newFixedThreadPool(64));
+        server.createContext("/internal/tenants/", exchange -> {
+            PEAK.enter();
+            ASKED.incrementAndGet();
+            try {
+                Thread.sleep(DELAY_MILLIS);
+                String id = exchange.getRequestURI().getPath().split("/")[3];
+                byte[] body = ("{\"active\":true,\"rateLimit\":1000,\"secrets\":[\"" + TestTenants.DEFAULT_SECRET + "\"]}")
+                        .getBytes(StandardCharsets.UTF_8);
+                boolean known = id.startsWith("pulled-");
+                exchange.sendResponseHeaders(known ? 200 : 404, known ? body.length : -1);
+                if (known) {
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(body);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                PEAK.leave();
+                exchange.close();
+            }
+        });
+        server.start();
+        return Map.of("buffer.origin.base-url", "http://127.0.0.1:" + server.getAddress().getPort(),
+                "buffer.tenants.origin-pull.enabled", "true",
+                "buffer.tenants.origin-pull.max-concurrent", "2",
+                "buffer.tenants.origin-pull.max-waiting", "2",
+                "buffer.tenants.origin-pull.max-wait", "500ms",
+                "buffer.tenants.origin-pull.timeout", "3s");
+    }
+
+    @Override
+    public void stop() {
+        server.stop(0);
+    }
+}
