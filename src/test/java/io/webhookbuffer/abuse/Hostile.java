@@ -147,7 +147,8 @@ record Hostile(String group, String name, byte[] bytes, boolean halfClose) {
         for (int i = 0; i < 150; i++) {
             many.append("X-H").append(i).append(": ").append(i).append("\r\n");
         }
-        all.add(raw(HEADERS, "150 header lines", "POST " + w + " HTTP/1.1\r\nHost: h\r\n" + many + "Content-Length: 2\r\n\r\n{}"));
+        all.add(raw(HEADERS, "150 header lines",
+                "POST " + w + " HTTP/1.1\r\nHost: h\r\n" + many + "Content-Length: 2\r\n\r\n{}"));
         StringBuilder thousands = new StringBuilder();
         for (int i = 0; i < 3000; i++) {
             thousands.append("A: b\r\n");

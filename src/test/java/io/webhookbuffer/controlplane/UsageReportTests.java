@@ -23,6 +23,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.demo.DemoControlPlane;
+import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.InjectControlPlane;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
@@ -162,7 +163,7 @@ class UsageReportTests {
     }
 
     private long queued(String t) {
-        return io.webhookbuffer.testsupport.Db.queued(pool, t);
+        return Db.queued(pool, t);
     }
 
     private static int send(String tenantId, String eventId, int expected) {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
 import io.webhookbuffer.queue.QueueSnapshots;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
@@ -114,7 +115,7 @@ class MetricsScenarioTests {
         assertTrue(end.count(MetricNames.BACKLOG_SNAPSHOT_AGE.prometheus()) < 30, "the snapshot is fresh");
     }
 
-    private static io.restassured.response.Response send(String tenantId, String eventId, String secret) {
+    private static Response send(String tenantId, String eventId, String secret) {
         return Signed.webhook(secret, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
                 .post("/webhook/" + tenantId);
     }
