@@ -73,7 +73,7 @@ public class DeadLetterResource {
             return store.list(tenantId, after == null ? 0 : after, time("from", from), time("to", to), pageSize)
                     .map(page -> {
                         Long next = page.size() == pageSize ? page.get(page.size() - 1).id() : null;
-                        Map<String, Object> body = new java.util.LinkedHashMap<>();
+                        Map<String, Object> body = new LinkedHashMap<>();
                         body.put("deadLetters", page);
                         body.put("nextAfter", next);
                         return Response.ok(body).build();

@@ -1,6 +1,8 @@
 package io.webhookbuffer.controlplane;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
@@ -84,12 +86,12 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
             throw ProblemException.badRequest(problem);
         }
         try {
-            java.net.URI uri = new java.net.URI(node.textValue());
+            URI uri = new URI(node.textValue());
             if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
                     || uri.getRawFragment() != null) {
                 throw ProblemException.badRequest(problem);
             }
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw ProblemException.badRequest(problem);
         }
         return node.textValue();
@@ -152,12 +154,12 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
             throw ProblemException.badRequest(problem);
         }
         try {
-            java.net.URI uri = new java.net.URI(node.textValue());
+            URI uri = new URI(node.textValue());
             if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
                     || uri.getRawQuery() != null || uri.getRawFragment() != null) {
                 throw ProblemException.badRequest(problem);
             }
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw ProblemException.badRequest(problem);
         }
         return node.textValue().replaceAll("/+$", "");

@@ -52,7 +52,8 @@ public class TenantCommandResource {
     private final long maxBodyCeiling;
 
     public TenantCommandResource(CommandAuthenticator auth, TenantStore store, TenantInvalidation invalidation,
-            QueueInspector queue, DrainScheduler drains, ObjectMapper json, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodyCeiling) {
+            QueueInspector queue, DrainScheduler drains, ObjectMapper json,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodyCeiling) {
         this.auth = auth;
         this.store = store;
         this.invalidation = invalidation;

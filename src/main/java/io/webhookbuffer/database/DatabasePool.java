@@ -7,6 +7,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkus.reactive.pg.client.PgPoolCreator;
 import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgPool;
 import io.vertx.sqlclient.SqlConnectOptions;
 
 /**
@@ -19,7 +20,7 @@ public class DatabasePool implements PgPoolCreator {
 
     @Override
     @SuppressWarnings("deprecation") // Quarkus 3.33 casts a creator's pool to the deprecated PgPool
-    public io.vertx.pgclient.PgPool create(Input input) {
+    public PgPool create(Input input) {
         List<SqlConnectOptions> databases = new ArrayList<>(input.pgConnectOptionsList());
         return new LeasedQueryPool(PgBuilder.pool().with(input.poolOptions()).connectingTo(databases)
                 .using(input.vertx()).build());

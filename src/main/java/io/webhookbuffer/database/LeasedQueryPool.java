@@ -8,6 +8,7 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.pgclient.PgPool;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PrepareOptions;
 import io.vertx.sqlclient.PreparedQuery;
@@ -33,7 +34,7 @@ import io.vertx.sqlclient.Tuple;
  * same: the same connections, the same 30 s bound on the wait, the same per-connection statement cache.
  */
 @SuppressWarnings("deprecation") // Quarkus 3.33 casts a PgPoolCreator's pool to the deprecated PgPool
-final class LeasedQueryPool implements io.vertx.pgclient.PgPool {
+final class LeasedQueryPool implements PgPool {
 
     private final Pool pool;
 
@@ -67,13 +68,13 @@ final class LeasedQueryPool implements io.vertx.pgclient.PgPool {
     }
 
     @Override
-    public io.vertx.pgclient.PgPool connectHandler(Handler<SqlConnection> handler) {
+    public PgPool connectHandler(Handler<SqlConnection> handler) {
         pool.connectHandler(handler);
         return this;
     }
 
     @Override
-    public io.vertx.pgclient.PgPool connectionProvider(Function<Context, Future<SqlConnection>> provider) {
+    public PgPool connectionProvider(Function<Context, Future<SqlConnection>> provider) {
         pool.connectionProvider(provider);
         return this;
     }

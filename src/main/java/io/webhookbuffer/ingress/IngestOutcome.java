@@ -1,5 +1,7 @@
 package io.webhookbuffer.ingress;
 
+import java.util.Locale;
+
 /** What the ingest endpoint answered, as operators count it ({@code buffer_ingest_total{outcome}}). */
 public enum IngestOutcome {
     BUFFERED, DEDUPLICATED, RATE_LIMITED, BAD_SIGNATURE, UNKNOWN_TENANT, TOO_LARGE, UNAVAILABLE, HANDSHAKE, NOT_STORABLE;
@@ -24,6 +26,6 @@ public enum IngestOutcome {
 
     /** The label value: the constant's name in lower case. */
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

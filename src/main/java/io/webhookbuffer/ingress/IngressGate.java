@@ -54,9 +54,9 @@ import io.webhookbuffer.usage.UsageMetric;
  * </ul>
  * An answer given before the request was read in full ends the connection: what the sender still sends is read and
  * dropped for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES} (so that a client that writes its whole body
- * before it reads finds the answer, not a reset), then the connection closes. HTTP/1.x only ({@code quarkus.http.http2=false}, checked at
- * start-up): RESTEasy cannot take an HTTP/2 request whose stream the gate has read to its end. Everything here runs on
- * the request's event loop and never blocks.
+ * before it reads finds the answer, not a reset), then the connection closes. HTTP/1.x only
+ * ({@code quarkus.http.http2=false}, checked at start-up): RESTEasy cannot take an HTTP/2 request whose stream the gate
+ * has read to its end. Everything here runs on the request's event loop and never blocks.
  */
 @ApplicationScoped
 public class IngressGate {
@@ -186,7 +186,8 @@ public class IngressGate {
         } catch (CompletionException | CancellationException e) {
             // Failure policy: fail closed and ask for a retry (503). Without the tenant nothing can be checked, so
             // nothing of the body is read. A lookup its budget refused was never made: 503, never 404.
-            refuse(ctx, e instanceof LookupRefused || e.getCause() instanceof LookupRefused ? IngressResponses.lookupBusy(busyRetryAfter)
+            refuse(ctx, e instanceof LookupRefused || e.getCause() instanceof LookupRefused
+                    ? IngressResponses.lookupBusy(busyRetryAfter)
                     : IngressResponses.unavailable(unavailableRetryAfter), started, false);
             return;
         }

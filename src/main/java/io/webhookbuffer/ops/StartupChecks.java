@@ -87,7 +87,7 @@ public class StartupChecks {
                 .range("buffer.delivery.max-batch-bytes", delivery.maxBatchBytes(), 1, Integer.MAX_VALUE)
                 .range("buffer.delivery.max-concurrent", delivery.maxConcurrent(), 1, 1024)
                 .positive("buffer.delivery.request-timeout", delivery.requestTimeout())
-                .atLeast("buffer.delivery.linger", delivery.linger(), java.time.Duration.ZERO, "0 sends at once")
+                .atLeast("buffer.delivery.linger", delivery.linger(), Duration.ZERO, "0 sends at once")
                 .positive("buffer.delivery.backoff-base", delivery.backoffBase())
                 .atLeast("buffer.delivery.backoff-cap", delivery.backoffCap(), delivery.backoffBase(),
                         "buffer.delivery.backoff-base")

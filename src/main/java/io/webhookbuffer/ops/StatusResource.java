@@ -58,8 +58,8 @@ public class StatusResource {
         this.redis = redis;
         Optional<String> t = config.token().filter(s -> !s.isBlank());
         this.token = t.map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
-        this.session = t.map(s -> HexFormat.of().formatHex(Hmac.hmacSha256(s, "buffer-status-session".getBytes(StandardCharsets.UTF_8))))
-                .orElse(null);
+        byte[] purpose = "buffer-status-session".getBytes(StandardCharsets.UTF_8);
+        this.session = t.map(s -> HexFormat.of().formatHex(Hmac.hmacSha256(s, purpose))).orElse(null);
     }
 
     @GET

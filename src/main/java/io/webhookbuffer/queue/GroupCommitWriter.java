@@ -211,8 +211,9 @@ public class GroupCommitWriter {
     /**
      * Graceful shutdown: runs after the shutdown delay and the wait for requests in flight
      * ({@code quarkus.shutdown.delay}, {@code quarkus.shutdown.timeout}; new requests are refused by
-     * {@code ops.ShutdownGate} by then) and before the pool closes, and waits until every queued event is committed or answered, at most
-     * {@code buffer.queue.write-timeout} plus a sweep: a sender that was promised an answer gets the true one.
+     * {@code ops.ShutdownGate} by then) and before the pool closes, and waits until every queued event is committed or
+     * answered, at most {@code buffer.queue.write-timeout} plus a sweep: a sender that was promised an answer gets the
+     * true one.
      */
     void finishInFlight(@Observes ShutdownEvent event) {
         long deadline = System.nanoTime() + writeTimeoutNanos + writeTimeoutNanos / 4 + 100_000_000L;

@@ -1,5 +1,7 @@
 package io.webhookbuffer.ratelimit;
 
+import java.util.Arrays;
+
 /**
  * Counts accepted events over the last {@code windowSeconds} whole seconds and refuses the one that
  * would exceed {@code limit}. Memory is one int and one long per second of window; every operation is
@@ -30,7 +32,7 @@ public final class SlidingWindowLimiter {
         this.windowSeconds = windowSeconds;
         this.counts = new int[windowSeconds];
         this.seconds = new long[windowSeconds];
-        java.util.Arrays.fill(seconds, Long.MIN_VALUE);
+        Arrays.fill(seconds, Long.MIN_VALUE);
     }
 
     public int limit() {

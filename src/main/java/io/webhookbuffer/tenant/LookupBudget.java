@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.BiConsumer;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -59,7 +59,7 @@ final class LookupBudget {
     /** The budget with the JDK's shared delay scheduler for the waiters' deadlines. */
     static LookupBudget of(String name, int maxConcurrent, int maxWaiting, Duration maxWait, int perSecond) {
         return new LookupBudget(name, maxConcurrent, maxWaiting, maxWait, perSecond, System::nanoTime,
-                (delay, task) -> CompletableFuture.delayedExecutor(delay, java.util.concurrent.TimeUnit.NANOSECONDS)
+                (delay, task) -> CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS)
                         .execute(task));
     }
 

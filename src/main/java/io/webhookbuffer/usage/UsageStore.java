@@ -22,7 +22,8 @@ public class UsageStore {
     static final String FLUSH = """
             INSERT INTO usage_buckets AS b (tenant_id, bucket_start, received, accepted, deduplicated, rate_limited,
                                             rejected_signature, delivered, dead_lettered, bytes_accepted)
-            SELECT u.tenant_id, date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', u.received, u.accepted, u.deduplicated, u.rate_limited,
+            SELECT u.tenant_id, date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+                   u.received, u.accepted, u.deduplicated, u.rate_limited,
                    u.rejected_signature, u.delivered, u.dead_lettered, u.bytes_accepted
             FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
                         $7::bigint[], $8::bigint[], $9::bigint[])

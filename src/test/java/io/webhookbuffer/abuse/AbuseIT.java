@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +58,8 @@ class AbuseIT {
                         "the legitimate sender got only 202/200: quiet " + report.quiet.statuses() + ", under abuse "
                                 + report.abused.statuses()),
                 () -> assertTrue(report.abused.sent() >= settings.legitRate, "the legitimate sender ran"),
-                () -> assertTrue(settings.p99Factor == 0 || report.abused.p99() <= report.p99Bound(), "the legitimate sender's p99 under abuse "
+                () -> assertTrue(settings.p99Factor == 0 || report.abused.p99() <= report.p99Bound(),
+                        "the legitimate sender's p99 under abuse "
                         + report.abused.p99() + " ms is within " + settings.p99Factor + " x its quiet p99 "
                         + report.quiet.p99() + " ms"),
                 () -> assertTrue(report.rssMax > 0 && report.rssMax <= settings.rssBound, "RSS at most "
@@ -69,7 +71,7 @@ class AbuseIT {
     }
 
     private static Map<String, String> counts(Map<String, long[]> rows) {
-        Map<String, String> out = new java.util.TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
         rows.forEach((tenant, c) -> out.put(tenant, c[0] + " queued, " + c[1] + " dedupe, " + c[2] + " dead"));
         return out;
     }

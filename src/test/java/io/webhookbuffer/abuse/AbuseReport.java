@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import io.webhookbuffer.torture.SignedLoad;
@@ -151,7 +152,7 @@ final class AbuseReport {
     static Window window(List<SignedLoad.Answer> answers, long from, long to) {
         List<SignedLoad.Answer> in = answers.stream().filter(a -> a.sentAt() >= from && a.sentAt() < to).toList();
         Map<Integer, Long> statuses = in.stream().collect(Collectors.groupingBy(SignedLoad.Answer::status,
-                java.util.TreeMap::new, Collectors.counting()));
+                TreeMap::new, Collectors.counting()));
         List<Long> latencies = new ArrayList<>(in.stream().map(a -> a.answeredAt() - a.sentAt()).sorted().toList());
         return new Window(in.size(), statuses, percentile(latencies, 0.50), percentile(latencies, 0.99),
                 latencies.isEmpty() ? 0 : latencies.get(latencies.size() - 1));

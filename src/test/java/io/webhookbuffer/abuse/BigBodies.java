@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,12 +73,12 @@ final class BigBodies {
                 http.send("POST /webhook/" + tenant + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Signature: " + "0".repeat(64)
                         + "\r\n" + (chunked ? "Transfer-Encoding: chunked" : "Content-Length: " + bytes) + "\r\n\r\n");
                 byte[] block = new byte[BLOCK];
-                java.util.Arrays.fill(block, (byte) 'x');
+                Arrays.fill(block, (byte) 'x');
                 for (int sent = 0; sent < bytes; sent += BLOCK) {
                     if (chunked) {
                         http.chunk(block);
                     } else {
-                        http.send(block.length <= bytes - sent ? block : java.util.Arrays.copyOf(block, bytes - sent));
+                        http.send(block.length <= bytes - sent ? block : Arrays.copyOf(block, bytes - sent));
                     }
                 }
                 if (chunked) {

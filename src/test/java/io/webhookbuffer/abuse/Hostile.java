@@ -2,12 +2,11 @@ package io.webhookbuffer.abuse;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
-import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.Signed;
 
 /**
  * The hostile requests of the flood, each the exact bytes sent on a fresh connection: broken HTTP, bad chunking,
@@ -147,7 +146,8 @@ record Hostile(String group, String name, byte[] bytes, boolean halfClose) {
         for (int i = 0; i < 150; i++) {
             many.append("X-H").append(i).append(": ").append(i).append("\r\n");
         }
-        all.add(raw(HEADERS, "150 header lines", "POST " + w + " HTTP/1.1\r\nHost: h\r\n" + many + "Content-Length: 2\r\n\r\n{}"));
+        all.add(raw(HEADERS, "150 header lines",
+                "POST " + w + " HTTP/1.1\r\nHost: h\r\n" + many + "Content-Length: 2\r\n\r\n{}"));
         StringBuilder thousands = new StringBuilder();
         for (int i = 0; i < 3000; i++) {
             thousands.append("A: b\r\n");
@@ -238,7 +238,7 @@ record Hostile(String group, String name, byte[] bytes, boolean halfClose) {
         // The same bodies signed with the odd tenant's secret (Stripe's scheme): the id parser sees them.
         for (String[] body : bodies) {
             String ts = Long.toString(System.currentTimeMillis() / 1000);
-            String mac = HexFormat.of().formatHex(Hmac.hmacSha256(t.oddSecret(), (ts + "." + body[1]).getBytes(StandardCharsets.UTF_8)));
+            String mac = Signed.signature(t.oddSecret(), (ts + "." + body[1]).getBytes(StandardCharsets.UTF_8));
             all.add(raw(SIGNED_ODD, body[0], post("/webhook/" + t.odd(), "Stripe-Signature: t=" + ts + ",v1=" + mac,
                     "Content-Type: application/json", "Content-Length: " + body[1].length()) + body[1]));
         }

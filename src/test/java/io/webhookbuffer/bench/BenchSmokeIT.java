@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -66,7 +67,7 @@ class BenchSmokeIT {
     private static void deleteRecursively(Path dir) throws IOException {
         if (Files.exists(dir)) {
             try (var paths = Files.walk(dir)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
@@ -120,16 +125,16 @@ class LoadGeneratorTests {
     }
 
     @Test
-    void theTimelineAccountsForEveryAnswerSecondBySecond(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+    void theTimelineAccountsForEveryAnswerSecondBySecond(@TempDir Path dir)
             throws Exception {
         int port = start(request -> request.body().onSuccess(body -> request.response().setStatusCode(202).end("{}")));
-        java.nio.file.Path timeline = dir.resolve("timeline.tsv");
+        Path timeline = dir.resolve("timeline.tsv");
         long before = System.currentTimeMillis();
 
         LoadResult result = run(port, "--rate", "200", "--duration", "2s", "--connections", "2", "--tenants", "2",
                 "--timeline", timeline.toString());
 
-        List<String> lines = java.nio.file.Files.readAllLines(timeline);
+        List<String> lines = Files.readAllLines(timeline);
         assertEquals("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed\tepoch_ms", lines.get(0));
         assertTrue(lines.size() >= 3, "a line per second: " + lines);
         long answered = lines.stream().skip(1).mapToLong(l -> Long.parseLong(l.split("\t")[1])).sum();
@@ -140,14 +145,14 @@ class LoadGeneratorTests {
                 "wall-clock times of the lines, a second or more apart: " + lines);
     }
 
-    private int start(io.vertx.core.Handler<HttpServerRequest> handler) throws Exception {
+    private int start(Handler<HttpServerRequest> handler) throws Exception {
         server = vertx.createHttpServer().requestHandler(handler);
         return server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
                 .actualPort();
     }
 
     private static LoadResult run(int port, String... options) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("--url", "http://127.0.0.1:" + port,
+        List<String> args = new ArrayList<>(List.of("--url", "http://127.0.0.1:" + port,
                 "--tenant-prefix", "gen", "--webhook-secret", SECRET, "--duplicates", "0"));
         args.addAll(List.of(options));
         LoadGenerator.Settings settings = LoadGenerator.Settings.from(

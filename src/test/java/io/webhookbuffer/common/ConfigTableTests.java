@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +74,7 @@ class ConfigTableTests {
 
     private static void collect(String prefix, Class<?> type, Map<String, String> out) {
         for (Method method : type.getDeclaredMethods()) {
-            if (method.getParameterCount() != 0 || method.isDefault() || java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+            if (method.getParameterCount() != 0 || method.isDefault() || Modifier.isStatic(method.getModifiers())) {
                 continue;
             }
             String key = prefix + "." + kebab(method.getName());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.inject.Inject;
@@ -140,7 +141,7 @@ class LifecycleOutboxTests {
     private List<String> dedupeKeys(String tenantId) {
         var rows = pool.preparedQuery("SELECT dedupe_key FROM lifecycle_events WHERE tenant_id = $1 ORDER BY dedupe_key")
                 .execute(Tuple.of(tenantId)).await().indefinitely();
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         rows.forEach(r -> out.add(r.getString(0)));
         return out;
     }

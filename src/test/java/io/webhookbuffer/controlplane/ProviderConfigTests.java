@@ -10,9 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.UUID;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
@@ -124,10 +128,10 @@ class ProviderConfigTests {
                 .body("reason", equalTo("bad_signature"));
     }
 
-    private static io.restassured.specification.RequestSpecification acme(String body, long ts, String secret)
+    private static RequestSpecification acme(String body, long ts, String secret)
             throws Exception {
-        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA512");
-        mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA512"));
+        Mac mac = Mac.getInstance("HmacSHA512");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA512"));
         String signature = HexFormat.of().formatHex(mac.doFinal((ts + "." + body).getBytes(StandardCharsets.UTF_8)));
         return given().header("X-Acme-Timestamp", Long.toString(ts)).header("X-Acme-Signature", "sha512=" + signature)
                 .contentType("application/json").body(body.getBytes(StandardCharsets.UTF_8));

@@ -7,10 +7,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -92,7 +94,7 @@ class SecretHygieneTests {
                 .then().statusCode(401);
 
         ObjectMapper json = new ObjectMapper();
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> Files
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Files
                 .readString(LOG, StandardCharsets.UTF_8).contains(requestId));
         List<String> lines = Files.readAllLines(LOG, StandardCharsets.UTF_8);
         JsonNode line = null;

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -193,7 +194,7 @@ class TenantCommandTests {
         Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"b\":2}").post("/webhook/" + id).then().statusCode(202);
         Signed.command("").get("/control/tenants/" + id + "/backlog").then().statusCode(200)
                 .body("depth", equalTo(2)).body("state", equalTo("pending"))
-                .body("oldestAgeSeconds", org.hamcrest.Matchers.greaterThanOrEqualTo(0));
+                .body("oldestAgeSeconds", Matchers.greaterThanOrEqualTo(0));
         given().get("/control/tenants/" + id + "/backlog").then().statusCode(401);
     }
 

@@ -9,15 +9,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.Signed;
+import io.webhookbuffer.testsupport.TestTenants;
 
 /** Pause/resume, deactivation, secret rotation and replay answers, as signed commands against the real app. */
 @QuarkusTest
@@ -60,7 +64,7 @@ class TenantSteeringTests {
     @Test
     void pauseIsRefusedUnsigned() {
         String id = tenant().provision();
-        io.restassured.RestAssured.given().post("/control/tenants/" + id + "/pause").then().statusCode(401)
+        RestAssured.given().post("/control/tenants/" + id + "/pause").then().statusCode(401)
                 .body("reason", equalTo("missing_headers"));
         Signed.command("", System.currentTimeMillis() / 1000, Signed.nonce(), "wrong-control-secret")
                 .post("/control/tenants/" + id + "/pause").then().statusCode(401).body("reason", equalTo("bad_signature"));
@@ -71,7 +75,7 @@ class TenantSteeringTests {
     void aPausedTenantStillBuffersAndTheBacklogSaysPaused() {
         String id = tenant().provision();
         Signed.command("").post("/control/tenants/" + id + "/pause").then().statusCode(200);
-        Signed.webhook(io.webhookbuffer.testsupport.TestTenants.DEFAULT_SECRET, "{\"n\":1}").post("/webhook/" + id)
+        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"n\":1}").post("/webhook/" + id)
                 .then().statusCode(202);
         Signed.command("").get("/control/tenants/" + id + "/backlog").then().statusCode(200)
                 .body("depth", equalTo(1)).body("state", equalTo("paused")).body("paused", equalTo(true))
@@ -110,23 +114,23 @@ class TenantSteeringTests {
         String id = tenant().secrets("stream-old-secret").provision();
         AtomicBoolean useNew = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
-        List<Integer> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Integer> statuses = Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<Void> sender = CompletableFuture.runAsync(() -> {
             for (int i = 0; !stop.get() || i < 20; i++) {
                 String secret = useNew.get() ? "stream-new-secret" : "stream-old-secret";
                 statuses.add(Signed.webhook(secret, "{\"seq\":" + i + "}").post("/webhook/" + id).statusCode());
             }
         });
-        org.awaitility.Awaitility.await().until(() -> statuses.size() >= 10);
+        Awaitility.await().until(() -> statuses.size() >= 10);
         Signed.command("{\"add\":\"stream-new-secret\"}").post("/control/tenants/" + id + "/secrets").then()
                 .statusCode(200);
         int before = statuses.size();
         useNew.set(true);
-        org.awaitility.Awaitility.await().until(() -> statuses.size() >= before + 10);
+        Awaitility.await().until(() -> statuses.size() >= before + 10);
         Signed.command("{\"retire\":\"" + Hmac.fingerprint("stream-old-secret") + "\"}")
                 .post("/control/tenants/" + id + "/secrets").then().statusCode(200);
         int after = statuses.size();
-        org.awaitility.Awaitility.await().until(() -> statuses.size() >= after + 10);
+        Awaitility.await().until(() -> statuses.size() >= after + 10);
         stop.set(true);
         sender.get();
         List<Integer> copy = new ArrayList<>(statuses);

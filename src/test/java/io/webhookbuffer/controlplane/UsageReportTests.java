@@ -22,6 +22,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.demo.DemoControlPlane;
+import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.InjectControlPlane;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
@@ -162,6 +163,6 @@ class UsageReportTests {
     }
 
     private long queued(String t) {
-        return io.webhookbuffer.testsupport.Db.queued(pool, t);
+        return Db.queued(pool, t);
     }
 }

@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -134,15 +137,15 @@ class DatabaseOutageTests {
 
     private static long countRows(String tenantId) {
         // Through the control plane's own view would need a command; count via a direct JDBC connection instead.
-        try (var c = java.sql.DriverManager.getConnection(
-                org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url",
+        try (var c = DriverManager.getConnection(
+                ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url",
                         String.class), "postgres", "");
                 var st = c.prepareStatement("SELECT count(*) FROM event_queue WHERE tenant_id = ?")) {
             st.setString(1, tenantId);
             var rs = st.executeQuery();
             rs.next();
             return rs.getLong(1);
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
     }

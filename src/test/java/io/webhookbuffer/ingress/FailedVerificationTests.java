@@ -13,6 +13,7 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
+import org.hamcrest.Matchers;
 import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 
@@ -41,7 +42,7 @@ class FailedVerificationTests {
                     .then().statusCode(401);
         }
         given().header("X-Signature", BAD).body("{}").post("/webhook/" + tenant).then().statusCode(429)
-                .header("Retry-After", org.hamcrest.Matchers.matchesPattern("[1-9][0-9]*"))
+                .header("Retry-After", Matchers.matchesPattern("[1-9][0-9]*"))
                 .body("status", equalTo("rate_limited")).body("reason", equalTo("failed_verifications"));
         // Even a signed request from this address waits (it cannot be told apart before the MAC)...
         Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"ok\":1}").post("/webhook/" + tenant).then().statusCode(429);

@@ -7,8 +7,11 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -147,7 +150,7 @@ class ProviderSchemesTests {
             String header = signatureHeader(valid);
             for (int i = 0; i < 24; i++) {
                 String value = hostileAscii(random, valid.headers().get(header), i);
-                Map<String, String> headers = new java.util.LinkedHashMap<>(valid.headers());
+                Map<String, String> headers = new LinkedHashMap<>(valid.headers());
                 headers.put(header, value);
                 RequestSpecification request = request(new Vector(valid.provider(), valid.name(), valid.description(),
                         valid.secrets(), valid.publicUrl(), valid.receivedAt(), headers, valid.body(), valid.expected(),
@@ -211,7 +214,7 @@ class ProviderSchemesTests {
         }
         // RestAssured form-encodes a form content type unless the body is text; the vector's text is already encoded.
         boolean form = v.headers().getOrDefault("Content-Type", "").startsWith("application/x-www-form-urlencoded");
-        return form ? request.body(new String(v.body(), java.nio.charset.StandardCharsets.UTF_8)) : request.body(v.body());
+        return form ? request.body(new String(v.body(), StandardCharsets.UTF_8)) : request.body(v.body());
     }
 
     /** HTTP trims header values: a whitespace-only signature header arrives empty, which is a missing one. */
@@ -231,7 +234,7 @@ class ProviderSchemesTests {
 
     private static String signatureHeader(Vector v) {
         for (String name : v.headers().keySet()) {
-            String n = name.toLowerCase(java.util.Locale.ROOT);
+            String n = name.toLowerCase(Locale.ROOT);
             if (n.contains("signature") || n.contains("hmac") || n.equals("x-gitlab-token")) {
                 return name;
             }

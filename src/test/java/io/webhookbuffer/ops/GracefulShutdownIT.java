@@ -224,7 +224,8 @@ class GracefulShutdownIT {
             socket = new Socket("127.0.0.1", port);
             socket.setSoTimeout(30_000);
             String head = "POST /webhook/" + tenant + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Content-Type: application/json\r\nX-Event-ID: " + eventId + "\r\nX-Signature: " + Signed.signature(SECRET, body)
+                    + "Content-Type: application/json\r\nX-Event-ID: " + eventId
+                    + "\r\nX-Signature: " + Signed.signature(SECRET, body)
                     + "\r\nContent-Length: " + body.length + "\r\n\r\n";
             OutputStream out = socket.getOutputStream();
             out.write(head.getBytes(StandardCharsets.US_ASCII));

@@ -14,6 +14,7 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -149,7 +150,7 @@ class StatusPageTests {
 
     private static List<String> tenantOrder(String dom) {
         Matcher m = Pattern.compile("data-tenant=\"([^\"]+)\"").matcher(dom);
-        List<String> ids = new java.util.ArrayList<>();
+        List<String> ids = new ArrayList<>();
         while (m.find()) {
             ids.add(m.group(1));
         }

@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** The miss budget's rules, with a hand-driven clock and hand-fired wait deadlines. */
@@ -122,7 +124,7 @@ class LookupBudgetTests {
             throw new IllegalStateException("no connection");
         });
 
-        ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, failed::get);
+        ExecutionException e = Assertions.assertThrows(ExecutionException.class, failed::get);
         assertInstanceOf(IllegalStateException.class, e.getCause());
         assertTrue(thrown.isCompletedExceptionally());
         assertFalse(budget.submit(() -> CompletableFuture.completedFuture("ok")).isCompletedExceptionally(),
@@ -133,7 +135,7 @@ class LookupBudgetTests {
         assertTrue(result.isCompletedExceptionally());
         try {
             result.join();
-        } catch (java.util.concurrent.CancellationException e) {
+        } catch (CancellationException e) {
             assertInstanceOf(LookupRefused.class, e);
             return;
         }

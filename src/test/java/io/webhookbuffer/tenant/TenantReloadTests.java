@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** The two pure parts of how the tenant cache reloads: the spread of reload starts, and the one future class. */
@@ -43,7 +44,7 @@ class TenantReloadTests {
         CompletableFuture<String> plain = TenantDirectory.plain(subclassed);
         subclassed.completeExceptionally(cause);
 
-        ExecutionException thrown = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, plain::get);
+        ExecutionException thrown = Assertions.assertThrows(ExecutionException.class, plain::get);
         assertSame(cause, thrown.getCause());
     }
 }

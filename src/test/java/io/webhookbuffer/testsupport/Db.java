@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -29,7 +30,7 @@ public final class Db {
     public static List<Row> queueRows(Pool pool, String tenantId) {
         var rows = pool.preparedQuery("SELECT * FROM event_queue WHERE tenant_id = $1 ORDER BY id")
                 .execute(Tuple.of(tenantId)).await().indefinitely();
-        List<Row> out = new java.util.ArrayList<>();
+        List<Row> out = new ArrayList<>();
         rows.forEach(out::add);
         return out;
     }

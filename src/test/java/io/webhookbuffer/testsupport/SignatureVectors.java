@@ -29,8 +29,8 @@ public final class SignatureVectors {
             "standard-webhooks", "paddle", "square", "linear", "zoom", "intercom", "gitlab", "twilio");
 
     /**
-     * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every other provider's id
-     * comes from the signed body or a signed header.
+     * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every
+     * other provider's id comes from the signed body or a signed header.
      */
     public static final Set<String> UNSIGNED_IDS = Set.of("generic", "github", "shopify", "linear", "gitlab", "twilio");
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -214,7 +215,7 @@ class GenericHmacVerifierTests {
     static String hmacHex(String secret, byte[] body) throws GeneralSecurityException {
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        return java.util.HexFormat.of().formatHex(mac.doFinal(body));
+        return HexFormat.of().formatHex(mac.doFinal(body));
     }
 
     private static byte[] randomBytes(Random random, int n) {

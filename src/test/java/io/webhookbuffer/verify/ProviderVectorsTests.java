@@ -12,6 +12,7 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -178,7 +179,7 @@ class ProviderVectorsTests {
 
     /** Headers a scheme does not verify (content type, dedupe ids): changing them cannot make a request fail. */
     private static boolean isUnsignedHeader(String header) {
-        String h = header.toLowerCase(java.util.Locale.ROOT);
+        String h = header.toLowerCase(Locale.ROOT);
         return h.equals("content-type") || h.equals("x-github-delivery") || h.equals("x-shopify-webhook-id")
                 || h.equals("linear-delivery") || h.equals("x-gitlab-event-uuid") || h.equals("idempotency-key")
                 || h.equals("i-twilio-idempotency-token");

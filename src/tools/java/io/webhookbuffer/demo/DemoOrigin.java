@@ -247,7 +247,8 @@ public final class DemoOrigin implements AutoCloseable {
                 || Math.abs(System.currentTimeMillis() / 1000 - Long.parseLong(ts)) > MAX_SKEW_SECONDS) {
             return false;
         }
-        String expected = HexFormat.of().formatHex(Hmac.hmacSha256(signingSecret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body));
+        byte[] mac = Hmac.hmacSha256(signingSecret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body);
+        String expected = HexFormat.of().formatHex(mac);
         return constantTimeEquals(expected, signature);
     }
 
