@@ -11,11 +11,16 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
+
+import io.webhookbuffer.actor.TenantActors;
+import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.ingress.WebhookResource;
 
 /**
  * The dependency directions each package-info states, enforced so they cannot drift. The rules see the service
@@ -60,6 +65,7 @@ class ArchitectureTests {
     void nothingDependsOnTheControlPlaneOpsMetricsDemoOrDatabaseWiring() {
         noClasses().that().resideOutsideOfPackages("..controlplane..", "..ops..")
                 .and().resideOutsideOfPackages("..demo..", "..cli..") // clients of the control API: they sign
+                .and().resideOutsideOfPackage("..bench..") // signs its provisioning commands: see the rule below
                 .should().dependOnClassesThat().resideInAPackage("..controlplane..").check(MAIN);
         noClasses().that().resideOutsideOfPackage("..ops..")
                 .should().dependOnClassesThat().resideInAPackage("..ops..").check(MAIN);
@@ -80,7 +86,9 @@ class ArchitectureTests {
         noClasses().that().resideInAPackage("..bench..")
                 .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.webhookbuffer..")
                         .and(JavaClass.Predicates.resideOutsideOfPackages("io.webhookbuffer.bench..",
-                                "io.webhookbuffer.common..")))
+                                "io.webhookbuffer.common.."))
+                        // how a control command is signed: pure, and in one place for every client
+                        .and(DescribedPredicate.not(JavaClass.Predicates.equivalentTo(CommandSignature.class))))
                 .check(MAIN);
     }
 
@@ -93,6 +101,15 @@ class ArchitectureTests {
         noClasses().that().resideInAPackage("..tenant..")
                 .should().dependOnClassesThat().resideInAnyPackage("..ingress..", "..actor..", "..delivery..",
                         "..queue..", "..controlplane..")
+                .check(MAIN);
+    }
+
+    /** The event's way in reads ingress (HTTP) → ingest service (the decisions) → actor. */
+    @Test
+    void theEndpointMapsHttpAndTheIngestServiceDecides() {
+        noClasses().that().belongToAnyOf(WebhookResource.class)
+                .should().dependOnClassesThat().resideInAnyPackage("..verify..", "..tenant..", "..usage..", "..queue..")
+                .orShould().dependOnClassesThat().belongToAnyOf(TenantActors.class)
                 .check(MAIN);
     }
 

@@ -1,5 +1,7 @@
 package io.webhookbuffer.common;
 
+import java.util.HexFormat;
+
 /**
  * The form of an event id the signature does not cover, bound to its body: {@code <provider id>:<the first 32 hex
  * digits of sha256(body)>} (docs/providers.md "Unsigned ids are bound to the body"). The ingress builds it; an origin, the demo
@@ -15,7 +17,7 @@ public final class EventIds {
 
     /** {@code id} bound to {@code body}. */
     public static String bind(String id, byte[] body) {
-        return id + ':' + Hex.encode(Hmac.sha256(body)).substring(0, BINDING_HEX_DIGITS);
+        return id + ':' + HexFormat.of().formatHex(Hmac.sha256(body)).substring(0, BINDING_HEX_DIGITS);
     }
 
     /** The provider's id in a delivered event id: what precedes a binding suffix, or the whole id when it has none. */

@@ -3,6 +3,7 @@ package io.webhookbuffer.common;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.HexFormat;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -49,7 +50,7 @@ public final class Hmac {
 
     /** A short, non-reversible name for a secret: the first 12 hex digits of its SHA-256. */
     public static String fingerprint(String secret) {
-        return Hex.encode(sha256(secret.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
+        return HexFormat.of().formatHex(sha256(secret.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
     }
 
     private static Mac mac(String algorithm) {

@@ -13,6 +13,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.queue.QueueSnapshots;
+import io.webhookbuffer.queue.TenantSql;
 
 /**
  * The lifecycle outbox's SQL. Milestones are found by scanning state, never by hooks in the code paths: a milestone
@@ -54,7 +55,7 @@ public class LifecycleStore {
                        jsonb_build_object('oldestPendingAt', oldest, 'depth', events) AS data
                 FROM per
                 WHERE oldest < now() - $1 * interval '1 millisecond'
-                  AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = per.tenant_id AND t.paused)
+                  AND %s
                 UNION ALL
                 SELECT tenant_id, 'backlog_high', jsonb_build_object('depth', events, 'threshold', $2::bigint)
                 FROM per WHERE events > $2
@@ -67,7 +68,7 @@ public class LifecycleStore {
             INSERT INTO lifecycle_events (dedupe_key, type, tenant_id, occurred_at, data)
             SELECT o.condition || ':' || o.tenant_id || ':' || o.episode, o.condition, o.tenant_id, now(), h.data
             FROM opened o JOIN holding h ON h.tenant_id = o.tenant_id AND h.condition = o.condition
-            ON CONFLICT (dedupe_key) DO NOTHING""";
+            ON CONFLICT (dedupe_key) DO NOTHING""".formatted(TenantSql.notPaused("per.tenant_id"));
 
     /** Closes open conditions that no longer hold, and writes their recovery event (same episode). */
     static final String CLOSE = """
@@ -77,7 +78,7 @@ public class LifecycleStore {
                     WHEN 'origin_failing' THEN coalesce((
                         SELECT q.received_at >= now() - $1 * interval '1 millisecond' FROM event_queue q
                         WHERE q.tenant_id = c.tenant_id ORDER BY q.id LIMIT 1), true)
-                      OR EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = c.tenant_id AND t.paused)
+                      OR %s
                     WHEN 'backlog_high' THEN (SELECT count(*) FROM event_queue q WHERE q.tenant_id = c.tenant_id) <= $2
                     ELSE false END
                 RETURNING c.tenant_id, c.condition, c.episode, c.since
@@ -88,7 +89,7 @@ public class LifecycleStore {
                    CASE c.condition WHEN 'origin_failing' THEN 'origin_recovered' ELSE 'backlog_recovered' END,
                    c.tenant_id, now(), jsonb_build_object('since', c.since)
             FROM closed c
-            ON CONFLICT (dedupe_key) DO NOTHING""";
+            ON CONFLICT (dedupe_key) DO NOTHING""".formatted(TenantSql.paused("c.tenant_id"));
 
     static final String UNDELIVERED = """
             SELECT id, dedupe_key, type, tenant_id, occurred_at, data::text AS data FROM lifecycle_events

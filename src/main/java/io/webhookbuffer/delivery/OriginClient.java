@@ -3,6 +3,7 @@ package io.webhookbuffer.delivery;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,6 @@ import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.ext.web.client.HttpResponse;
 import io.vertx.mutiny.ext.web.client.WebClient;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.common.Utf8;
@@ -63,8 +63,8 @@ public class OriginClient {
         config.signingSecret().filter(s -> !s.isBlank()).ifPresent(secret -> {
             String ts = Long.toString(System.currentTimeMillis() / 1000);
             request.putHeader("X-Buffer-Timestamp", ts);
-            request.putHeader("X-Buffer-Signature",
-                    Hex.encode(Hmac.hmacSha256(secret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body)));
+            byte[] mac = Hmac.hmacSha256(secret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body);
+            request.putHeader("X-Buffer-Signature", HexFormat.of().formatHex(mac));
         });
         // The client's timeout fires only when no byte arrives for that long; this one bounds the whole exchange,
         // so an origin that trickles bytes cannot hold a batch (and its tenant's lease) open.

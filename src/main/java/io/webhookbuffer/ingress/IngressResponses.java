@@ -15,6 +15,26 @@ final class IngressResponses {
     private IngressResponses() {
     }
 
+    /** The answer to what {@link IngestService} decided. */
+    static RestResponse<IngressReply> of(IngestService.Admission admission) {
+        if (admission instanceof IngestService.Decided decided) {
+            return of(decided.result());
+        }
+        if (admission instanceof IngestService.Unauthorized unauthorized) {
+            return unauthorized(unauthorized.failure());
+        }
+        if (admission instanceof IngestService.TooManyFailures refused) {
+            return tooManyFailures(refused.retryAfterSeconds());
+        }
+        if (admission instanceof IngestService.Handshake handshake) {
+            return handshake(handshake.answer());
+        }
+        if (admission instanceof IngestService.VerificationBusy) {
+            return verificationBusy();
+        }
+        throw new IllegalArgumentException("no answer for " + admission);
+    }
+
     static RestResponse<IngressReply> of(IngestResult result) {
         return switch (result.kind()) {
             case BUFFERED -> RestResponse.status(RestResponse.Status.ACCEPTED,

@@ -21,7 +21,7 @@ import io.vertx.core.net.SocketAddress;
  * to that tenant are refused before any MAC ({@link #addressRetryAfter}); past the tenant's, at most
  * {@code guarded-concurrency} of its large-body verifications run at once ({@link #permit}). Both caches are bounded
  * (Caffeine, size-capped, idle entries expire after two windows). Thread-safe. {@link IngressGate} asks about the
- * address before it reads the body, {@link WebhookResource} again before the MAC.
+ * address before it reads the body, {@link IngestService} again before the MAC.
  */
 @ApplicationScoped
 public class VerificationBudget {

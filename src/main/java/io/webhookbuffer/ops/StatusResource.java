@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,7 +21,6 @@ import jakarta.ws.rs.core.Response;
 
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.delivery.Drainer;
 import io.webhookbuffer.health.RedisProbe;
@@ -58,8 +58,8 @@ public class StatusResource {
         this.redis = redis;
         Optional<String> t = config.token().filter(s -> !s.isBlank());
         this.token = t.map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
-        this.session = t.map(s -> Hex.encode(Hmac.hmacSha256(s, "buffer-status-session".getBytes(StandardCharsets.UTF_8))))
-                .orElse(null);
+        byte[] purpose = "buffer-status-session".getBytes(StandardCharsets.UTF_8);
+        this.session = t.map(s -> HexFormat.of().formatHex(Hmac.hmacSha256(s, purpose))).orElse(null);
     }
 
     @GET

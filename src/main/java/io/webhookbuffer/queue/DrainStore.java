@@ -25,7 +25,7 @@ public class DrainStore {
      * {@code $2}, none while it is paused (control plane {@code POST .../pause}).
      */
     private static final String HEAD = "\n    SELECT * FROM event_queue WHERE tenant_id = $1 AND id > $5\n"
-            + "      AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = $1 AND t.paused)\n"
+            + "      AND " + TenantSql.notPaused("$1") + "\n"
             + "    ORDER BY id LIMIT $2\n";
 
     /**
@@ -157,19 +157,13 @@ public class DrainStore {
      * through with {@code $2}, so tenants late in the order are reached even when more than {@code $1} wait.
      * Paused tenants are skipped: nothing may be sent for them until they are resumed.
      */
-    static final String UNDRAINED_TENANTS = """
-            WITH RECURSIVE t AS (
-                (SELECT tenant_id FROM event_queue WHERE tenant_id > $2 ORDER BY tenant_id LIMIT 1)
-                UNION ALL
-                SELECT (SELECT q.tenant_id FROM event_queue q WHERE q.tenant_id > t.tenant_id
-                        ORDER BY q.tenant_id LIMIT 1)
-                FROM t WHERE t.tenant_id IS NOT NULL
-            )
+    static final String UNDRAINED_TENANTS = TenantSql.queuedTenantsAfter("$2") + """
+
             SELECT t.tenant_id FROM t
             LEFT JOIN drain_leases l ON l.tenant_id = t.tenant_id AND l.expires_at > now()
             WHERE t.tenant_id IS NOT NULL AND l.tenant_id IS NULL
-              AND NOT EXISTS (SELECT 1 FROM tenants p WHERE p.tenant_id = t.tenant_id AND p.paused)
-            LIMIT $1""";
+              AND %s
+            LIMIT $1""".formatted(TenantSql.notPaused("t.tenant_id"));
 
     private final Pool pool;
 

@@ -21,9 +21,9 @@ public class QueueInspector {
      */
     static final String BACKLOG = """
             SELECT count(*) AS depth, min(received_at) AS oldest, min(next_attempt_at) AS next_attempt,
-                   coalesce((SELECT paused FROM tenants WHERE tenant_id = $1), false) AS paused,
+                   %s AS paused,
                    (SELECT holder FROM drain_leases WHERE tenant_id = $1 AND expires_at > now()) AS holder
-            FROM event_queue WHERE tenant_id = $1""";
+            FROM event_queue WHERE tenant_id = $1""".formatted(TenantSql.paused("$1"));
 
     private final Pool pool;
 

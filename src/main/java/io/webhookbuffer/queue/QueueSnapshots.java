@@ -29,26 +29,12 @@ public class QueueSnapshots {
     private static final Logger LOG = Logger.getLogger(QueueSnapshots.class);
 
     /**
-     * {@code WITH RECURSIVE t(tenant_id)}: every tenant with queued rows, in id order and then one NULL row, by a loose
-     * index scan over the (tenant_id, id) primary key: one probe per tenant, however many rows each has queued. A
-     * statement goes on with its own CTEs ({@code , name AS (...)}) and filters {@code t.tenant_id IS NOT NULL}.
-     */
-    private static final String QUEUED_TENANTS = """
-            WITH RECURSIVE t AS (
-                (SELECT tenant_id FROM event_queue ORDER BY tenant_id LIMIT 1)
-                UNION ALL
-                SELECT (SELECT q.tenant_id FROM event_queue q WHERE q.tenant_id > t.tenant_id
-                        ORDER BY q.tenant_id LIMIT 1)
-                FROM t WHERE t.tenant_id IS NOT NULL
-            )""";
-
-    /**
-     * {@link #QUEUED_TENANTS} and, as {@code per}, each tenant's depth ({@code events}: an index-only count on the
-     * (tenant_id, id) primary key) and its head, the next row to deliver (the first by id): {@code oldest} (its
+     * {@link TenantSql#queuedTenants()} and, as {@code per}, each tenant's depth ({@code events}: an index-only count
+     * on the (tenant_id, id) primary key) and its head, the next row to deliver (the first by id): {@code oldest} (its
      * received_at), {@code attempts}, {@code next_attempt} and, once attempted, the origin's last answer. Shared by the
      * backlog snapshot and the lifecycle scan (LifecycleStore), so both read the key, never the queued bodies.
      */
-    public static final String QUEUED_HEADS = QUEUED_TENANTS + """
+    public static final String QUEUED_HEADS = TenantSql.queuedTenants() + """
             , per AS (
                 SELECT t.tenant_id, (SELECT count(*) FROM event_queue c WHERE c.tenant_id = t.tenant_id) AS events,
                        h.received_at AS oldest, h.attempts, h.next_attempt_at AS next_attempt,

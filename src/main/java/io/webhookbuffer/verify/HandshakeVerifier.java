@@ -1,10 +1,10 @@
 package io.webhookbuffer.verify;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Function;
 
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 
 /**
@@ -70,7 +70,7 @@ public final class HandshakeVerifier implements SignatureVerifier {
         for (String secret : secrets) {
             if (scheme.verify(headers, rawBody, List.of(secret), receivedAtMillis) == VerificationFailure.NONE) {
                 return new HandshakeAnswer(null, token,
-                        Hex.encode(Hmac.hmacSha256(secret, token.getBytes(StandardCharsets.UTF_8))));
+                        HexFormat.of().formatHex(Hmac.hmacSha256(secret, token.getBytes(StandardCharsets.UTF_8))));
             }
         }
         return null;

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +24,6 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 
 /**
@@ -48,7 +48,7 @@ class LoadGeneratorTests {
         AtomicInteger badSignatures = new AtomicInteger();
         AtomicInteger n = new AtomicInteger();
         int port = start(request -> request.body().onSuccess(body -> {
-            String expected = Hex.encode(Hmac.hmacSha256(SECRET, body.getBytes()));
+            String expected = HexFormat.of().formatHex(Hmac.hmacSha256(SECRET, body.getBytes()));
             if (!expected.equals(request.getHeader("X-Signature"))
                     || !request.path().startsWith("/webhook/gen-")
                     || !body.toString().contains(request.getHeader("X-Event-ID"))) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
@@ -35,7 +36,7 @@ class Utf8Tests {
         List<String> ids = List.of("evt_?", "evt_\uD800", "evt_\uDBFF", "evt_\uDC00", "evt_\uDFFF");
         Set<String> seen = new HashSet<>();
         for (String id : ids) {
-            assertTrue(seen.add(Hex.encode(Utf8.losslessBytes(id))), id);
+            assertTrue(seen.add(HexFormat.of().formatHex(Utf8.losslessBytes(id))), id);
         }
         assertArrayEquals(new byte[] { 'a', (byte) 0xED, (byte) 0xA0, (byte) 0x80 }, Utf8.losslessBytes("a\uD800"),
                 "a lone surrogate as its own three bytes, as WTF-8 encodes it");

@@ -21,12 +21,11 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.demo.DemoControlPlane;
 import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectControlPlane;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
-import io.webhookbuffer.testsupport.Signed;
-import io.webhookbuffer.testsupport.TestTenants;
 
 /** The lifecycle outbox against the real app, PostgreSQL, fake origin and demo control plane; jobs run on demand. */
 @QuarkusTest
@@ -53,9 +52,9 @@ class LifecycleOutboxTests {
         origin.answer(t, batch -> FakeOrigin.providerId(batch.events().get(0)).equals("poison")
                 ? Answer.status(400) // refused alone: a dead letter
                 : Answer.ok());
-        send(t, "ok-1");
+        Events.accept(t, "ok-1");
         await().atMost(PATIENCE).until(() -> origin.providerIds(t).contains("ok-1"));
-        send(t, "poison");
+        Events.accept(t, "poison");
         await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
 
         outbox.run().await().atMost(PATIENCE);
@@ -77,7 +76,7 @@ class LifecycleOutboxTests {
         String t = tenant().provision();
         origin.answer(t, batch -> Answer.status(503));
         for (int i = 0; i <= SeamProfile.BACKLOG_THRESHOLD; i++) {
-            send(t, "held-" + i);
+            Events.accept(t, "held-" + i);
         }
         await().atMost(PATIENCE).until(() -> {
             outbox.scan().await().atMost(PATIENCE);
@@ -153,10 +152,5 @@ class LifecycleOutboxTests {
 
     private static List<Integer> tail(List<Integer> list, int n) {
         return list.subList(Math.max(0, list.size() - n), list.size());
-    }
-
-    private static void send(String tenantId, String eventId) {
-        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
-                .post("/webhook/" + tenantId).then().statusCode(202);
     }
 }

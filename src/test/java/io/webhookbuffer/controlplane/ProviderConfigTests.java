@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.UUID;
 
 import javax.crypto.Mac;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
@@ -132,7 +132,7 @@ class ProviderConfigTests {
             throws Exception {
         Mac mac = Mac.getInstance("HmacSHA512");
         mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA512"));
-        String signature = Hex.encode(mac.doFinal((ts + "." + body).getBytes(StandardCharsets.UTF_8)));
+        String signature = HexFormat.of().formatHex(mac.doFinal((ts + "." + body).getBytes(StandardCharsets.UTF_8)));
         return given().header("X-Acme-Timestamp", Long.toString(ts)).header("X-Acme-Signature", "sha512=" + signature)
                 .contentType("application/json").body(body.getBytes(StandardCharsets.UTF_8));
     }

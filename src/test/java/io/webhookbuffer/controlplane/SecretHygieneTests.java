@@ -20,8 +20,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import io.webhookbuffer.common.Hex;
-import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.Signed;
 
@@ -40,7 +38,7 @@ class SecretHygieneTests {
         String previous = "hygiene-previous-" + UUID.randomUUID();
         String id = "hyg-" + UUID.randomUUID().toString().substring(0, 12);
         byte[] body = "{\"pay\":1}".getBytes(StandardCharsets.UTF_8);
-        String signature = Hex.encode(Hmac.hmacSha256(current, body));
+        String signature = Signed.signature(current, body);
         List<Response> responses = new ArrayList<>();
 
         responses.add(Signed.command("{\"secrets\":[\"" + current + "\",\"" + previous + "\"]}").put("/control/tenants/" + id));
@@ -85,7 +83,7 @@ class SecretHygieneTests {
         String bearer = "bearer-" + UUID.randomUUID();
         String apiKey = "apikey-" + UUID.randomUUID();
         byte[] body = ("{\"marker\":\"" + marker + "\"}").getBytes(StandardCharsets.UTF_8);
-        String signature = Hex.encode(Hmac.hmacSha256(secret, body));
+        String signature = Signed.signature(secret, body);
         Signed.command("{\"secrets\":[\"" + secret + "\"]}").put("/control/tenants/" + id).then().statusCode(200);
 
         Response r = Signed.webhook(secret, body).header("X-Event-ID", eventId).header("X-Request-ID", requestId)

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -27,8 +26,8 @@ import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.InjectControlPlane;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
+import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.Signed;
-import io.webhookbuffer.testsupport.TestTenants;
 import io.webhookbuffer.usage.BillingPeriod;
 import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageFlusher;
@@ -65,10 +64,11 @@ class UsageReportTests {
         String t = tenant().rateLimit(3, 3600).provision();
         int bytes = 0;
         for (String id : new String[] { "u1", "u2", "u3" }) {
-            bytes += send(t, id, 202);
+            Events.accept(t, id);
+            bytes += Events.bodyBytes(id);
         }
-        send(t, "u1", 200); // a duplicate
-        send(t, "u4", 429); // over the limit
+        Events.post(t, "u1").then().statusCode(200); // a duplicate
+        Events.post(t, "u4").then().statusCode(429); // over the limit
         Signed.webhook("not-the-secret", "{}").post("/webhook/" + t).then().statusCode(401);
         await().atMost(PATIENCE).until(() -> origin.providerIds(t).size() == 3);
         await().atMost(PATIENCE).until(() -> queued(t) == 0);
@@ -99,7 +99,7 @@ class UsageReportTests {
         String t = tenant().provision();
         Signed.command("{\"billingAnchor\":\"2026-01-15T06:00:00Z\",\"billingCadence\":\"weekly\"}")
                 .put("/control/tenants/" + t).then().statusCode(200);
-        send(t, "anchored", 202);
+        Events.accept(t, "anchored");
         reporter.report().await().atMost(PATIENCE);
         BillingPeriod period = BillingPeriod.containing(OffsetDateTime.parse("2026-01-15T06:00:00Z"), "weekly",
                 OffsetDateTime.now(ZoneOffset.UTC));
@@ -114,7 +114,7 @@ class UsageReportTests {
     @Test
     void aFailedPushIsNotQueuedAndTheNextRunSendsTheWholePeriod() {
         String t = tenant().provision();
-        send(t, "f1", 202);
+        Events.accept(t, "f1");
         plane.answer(503);
         try {
             UsageReporter.Report report = reporter.report().await().atMost(PATIENCE);
@@ -127,7 +127,7 @@ class UsageReportTests {
         // Nothing retries on its own: no push arrives until the next run.
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
                 .until(() -> plane.stats().get("usagePosts") == posts && plane.snapshot(t, periodKey) == null);
-        send(t, "f2", 202);
+        Events.accept(t, "f2");
         reporter.report().await().atMost(PATIENCE);
         assertEquals(2, plane.snapshot(t, periodKey).at("/metrics/accepted").asLong(), "a full snapshot, not a delta");
     }
@@ -139,7 +139,7 @@ class UsageReportTests {
     @Test
     void countsAreDurableAndAddUpAcrossReplicas() {
         String t = tenant().provision();
-        send(t, "r1", 202);
+        Events.accept(t, "r1");
         flusher.flush().await().atMost(PATIENCE);
         assertEquals(1L, storedAccepted(t), "flushed to PostgreSQL");
 
@@ -164,12 +164,5 @@ class UsageReportTests {
 
     private long queued(String t) {
         return Db.queued(pool, t);
-    }
-
-    private static int send(String tenantId, String eventId, int expected) {
-        String body = "{\"id\":\"" + eventId + "\"}";
-        Signed.webhook(TestTenants.DEFAULT_SECRET, body).header("X-Event-ID", eventId).post("/webhook/" + tenantId)
-                .then().statusCode(expected);
-        return body.getBytes(StandardCharsets.UTF_8).length;
     }
 }

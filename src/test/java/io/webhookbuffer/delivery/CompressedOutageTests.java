@@ -26,12 +26,12 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FastForwardClock;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.Signed;
-import io.webhookbuffer.testsupport.TestTenants;
 
 /**
  * A long outage, compressed (issue 14 part 5): with backoff in milliseconds and a breaker that never opens (every
@@ -92,7 +92,7 @@ class CompressedOutageTests {
         Set<String> sent = new HashSet<>();
         for (int i = 0; i < 15; i++) {
             for (String t : tenants) {
-                send(t, "out-" + i);
+                Events.accept(t, "out-" + i);
                 sent.add(t + "/out-" + i);
             }
         }
@@ -126,14 +126,14 @@ class CompressedOutageTests {
                 ? new Answer(500, Map.of(), "{\"error\":\"crashed\"}", 0)
                 : Answer.ok());
         List<String> before = IntStream.range(0, 5).mapToObj(i -> "before-" + i).toList();
-        before.forEach(id -> send(t, id));
+        before.forEach(id -> Events.accept(t, id));
         await().atMost(PATIENCE).until(() -> origin.providerIds(t).containsAll(before)); // the origin is healthy
 
         // Another tenant keeps delivering meanwhile, as on a real origin: the 500s are the poison's, not the origin's.
         AtomicBoolean sending = new AtomicBoolean(true);
         Thread steady = new Thread(() -> {
             for (int i = 0; sending.get(); i++) {
-                send(neighbour, "steady-" + i);
+                Events.accept(neighbour, "steady-" + i);
                 sleepQuietly(100);
             }
         });
@@ -143,7 +143,7 @@ class CompressedOutageTests {
             List<String> around = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
                 String id = i == 3 ? "poison" : "around-" + i;
-                send(t, id);
+                Events.accept(t, id);
                 if (i != 3) {
                     around.add(id);
                 }
@@ -159,11 +159,6 @@ class CompressedOutageTests {
             steady.join();
         }
         assertEquals(List.of(), deadLetterIds(neighbour), "the other tenant lost nothing to the poison");
-    }
-
-    private static void send(String tenantId, String eventId) {
-        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
-                .post("/webhook/" + tenantId).then().statusCode(202);
     }
 
     private List<String> deadLetterIds(String tenantId) {

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -30,11 +31,11 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.demo.DemoOrigin;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.EventKeys;
+import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FastForwardClock;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
@@ -75,7 +76,7 @@ class DeliveryTests {
         String t = tenant().provision();
         List<String> sent = IntStream.range(0, 120).mapToObj(i -> "fifo-" + i).toList();
         for (String id : sent) {
-            send(t, id, "{\"id\":\"" + id + "\"}");
+            Events.accept(t, id);
         }
         await().atMost(PATIENCE).until(() -> origin.providerIds(t).size() >= 120);
         assertEquals(sent, origin.providerIds(t), "FIFO per tenant, each once");
@@ -83,7 +84,7 @@ class DeliveryTests {
             assertTrue(batch.events().size() <= 50, "batch size cap");
             assertEquals(List.of("Bearer " + FakeOriginResource.TOKEN), batch.headers().get("Authorization"));
             String ts = batch.headers().get("X-buffer-timestamp").get(0);
-            String expected = Hex.encode(Hmac.hmacSha256(FakeOriginResource.SIGNING_SECRET,
+            String expected = HexFormat.of().formatHex(Hmac.hmacSha256(FakeOriginResource.SIGNING_SECRET,
                     (ts + ".").getBytes(StandardCharsets.US_ASCII), batch.body()));
             assertEquals(expected, batch.headers().get("X-buffer-signature").get(0), "batch signature");
         }
@@ -118,7 +119,7 @@ class DeliveryTests {
         Signed.command("{\"originUrl\":\"http://127.0.0.1:" + closedPort + "\"}").put("/control/tenants/" + t)
                 .then().statusCode(200);
         // Sent in parallel so that the first events do not use up their attempts while the last are still sent.
-        IntStream.range(0, 30).parallel().forEach(i -> send(t, "out-" + i, "{\"i\":" + i + "}"));
+        IntStream.range(0, 30).parallel().forEach(i -> Events.accept(t, "out-" + i, "{\"i\":" + i + "}"));
         skipWaits(t, () -> maxAttempts(t) >= 2);
         // Phase 2: the origin answers, with a 503 first, then recovers (well within the attempts allowed).
         AtomicInteger calls = new AtomicInteger();
@@ -141,7 +142,7 @@ class DeliveryTests {
         String t = tenant().provision();
         AtomicInteger calls = new AtomicInteger();
         origin.answer(t, batch -> calls.incrementAndGet() <= 5 ? Answer.status(500) : Answer.ok());
-        send(t, "gaps-1", "{}");
+        Events.accept(t, "gaps-1", "{}");
         skipWaits(t, () -> calls.get() > 5 && Db.queued(pool, t) == 0);
         List<FakeOrigin.Batch> batches = origin.batches(t);
         List<Long> gaps = new ArrayList<>();
@@ -162,7 +163,7 @@ class DeliveryTests {
         List<String> tenants = IntStream.range(0, 8).mapToObj(i -> tenant().provision()).toList();
         for (String t : tenants) {
             origin.answer(t, batch -> new Answer(200, Map.of(), "", 150));
-            send(t, "bh-1", "{}");
+            Events.accept(t, "bh-1", "{}");
         }
         await().atMost(PATIENCE).until(() -> tenants.stream().allMatch(t -> origin.providerIds(t).contains("bh-1")));
         assertTrue(origin.maxConcurrent() <= DeliveryProfile.BULKHEAD, "bulkhead held: " + origin.maxConcurrent());
@@ -175,7 +176,7 @@ class DeliveryTests {
         Signed.command("{\"deliveryRate\":20}").put("/control/tenants/" + t).then().statusCode(200)
                 .body("deliveryRate", org.hamcrest.Matchers.equalTo(20));
         for (int i = 0; i < 60; i++) {
-            send(t, "paced-" + i, "{}");
+            Events.accept(t, "paced-" + i, "{}");
         }
         skipWaits(t, () -> Db.queued(pool, t) == 0);
         List<FakeOrigin.Batch> batches = origin.batches(t);
@@ -192,7 +193,7 @@ class DeliveryTests {
                 ? new Answer(422, Map.of(), "{\"error\":\"cannot parse\"}", 0)
                 : Answer.ok());
         for (int i = 0; i < 10; i++) {
-            send(t, i == 4 ? "poison" : "ok-" + i, "{\"i\":" + i + "}");
+            Events.accept(t, i == 4 ? "poison" : "ok-" + i, "{\"i\":" + i + "}");
         }
         await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
         List<String> delivered = origin.events(t).stream().map(e -> FakeOrigin.providerId(e))
@@ -211,8 +212,8 @@ class DeliveryTests {
         String rejected = EventKeys.bound("rej-1", "{\"x\":1}"); // the origin names the eventId it was given
         origin.answer(t, batch -> new Answer(200, Map.of(),
                 "{\"rejected\":[{\"eventId\":\"" + rejected + "\",\"reason\":\"unknown customer\"}]}", 0));
-        send(t, "rej-0", "{}");
-        send(t, "rej-1", "{\"x\":1}");
+        Events.accept(t, "rej-0", "{}");
+        Events.accept(t, "rej-1", "{\"x\":1}");
         await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0 && deadLetters(t).size() == 1);
         Row dead = deadLetters(t).get(0);
         assertEquals(rejected, dead.getString("event_id"));
@@ -226,7 +227,7 @@ class DeliveryTests {
         origin.answer(t, batch -> calls.incrementAndGet() == 1
                 ? new Answer(429, Map.of("Retry-After", "1"), "", 0)
                 : Answer.ok());
-        send(t, "ra-1", "{}");
+        Events.accept(t, "ra-1", "{}");
         skipWaits(t, () -> origin.batches(t).size() >= 2);
         List<FakeOrigin.Batch> batches = origin.batches(t);
         long gap = batches.get(1).receivedAtMillis() - batches.get(0).receivedAtMillis();
@@ -239,10 +240,10 @@ class DeliveryTests {
         String healthy = tenant().provision();
         origin.answer(failing, batch -> new Answer(500, Map.of(), "", 300));
         for (int i = 0; i < 20; i++) {
-            send(failing, "f-" + i, "{}");
+            Events.accept(failing, "f-" + i, "{}");
         }
         long start = System.currentTimeMillis();
-        send(healthy, "h-1", "{}");
+        Events.accept(healthy, "h-1", "{}");
         await().atMost(Duration.ofSeconds(3)).until(() -> origin.providerIds(healthy).contains("h-1"));
         assertTrue(System.currentTimeMillis() - start < 3000);
     }
@@ -254,12 +255,12 @@ class DeliveryTests {
         origin.answer(t, batch -> batch.events().stream().anyMatch(e -> FakeOrigin.providerId(e).equals("p500"))
                 ? new Answer(500, Map.of(), "{\"error\":\"crashed\"}", 0)
                 : Answer.ok());
-        send(t, "p500", "{}");
+        Events.accept(t, "p500", "{}");
         // Traffic goes on meanwhile: the batches behind the held event are the evidence that the origin is healthy.
         AtomicInteger sent = new AtomicInteger();
         await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50)).until(() -> {
             int i = sent.getAndIncrement();
-            send(t, "n-" + i, "{\"i\":" + i + "}");
+            Events.accept(t, "n-" + i, "{\"i\":" + i + "}");
             return !deadLetters(t).isEmpty();
         });
         await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
@@ -278,7 +279,7 @@ class DeliveryTests {
     void anOutageManyTimesMaxAttemptsTimesTheCapDeadLettersNothingAndDrainsAfterwards() {
         String t = tenant().provision();
         String other = tenant().provision();
-        send(t, "warm", "{}"); // the origin has been seen healthy: the outage starts after a success
+        Events.accept(t, "warm", "{}"); // the origin has been seen healthy: the outage starts after a success
         await().atMost(PATIENCE).until(() -> origin.providerIds(t).contains("warm"));
         long outageMillis = 4L * DeliveryProfile.MAX_ATTEMPTS * DeliveryProfile.BACKOFF_CAP_MILLIS;
         long until = clock.millis() + outageMillis;
@@ -294,8 +295,8 @@ class DeliveryTests {
         origin.answer(t, outage);
         origin.answer(other, outage);
         for (int i = 0; i < 20; i++) {
-            send(t, "o-" + i, "{\"i\":" + i + "}");
-            send(other, "o-" + i, "{\"i\":" + i + "}");
+            Events.accept(t, "o-" + i, "{\"i\":" + i + "}");
+            Events.accept(other, "o-" + i, "{\"i\":" + i + "}");
         }
         clock.skipWaits(drainer::view, List.of(t, other), Duration.ofMillis(outageMillis).plus(PATIENCE),
                 () -> Db.queued(pool, t) == 0 && Db.queued(pool, other) == 0);
@@ -315,7 +316,7 @@ class DeliveryTests {
             origin.answer(t, batch -> redirects.incrementAndGet() <= 3
                     ? new Answer(303, Map.of("Location", elsewhere.baseUrl() + "/internal/webhooks/batch"), "", 0)
                     : Answer.ok());
-            send(t, "moved-1", "{}");
+            Events.accept(t, "moved-1", "{}");
             await().atMost(PATIENCE).until(() -> redirects.get() > 3 && Db.queued(pool, t) == 0);
             assertEquals(0, elsewhere.requests(), "nothing sent to the Location, not even a GET");
             assertTrue(deadLetters(t).isEmpty());
@@ -337,8 +338,8 @@ class DeliveryTests {
             }
             return Answer.ok();
         });
-        send(t, "alo-1", "{}");
-        send(t, "alo-2", "{}");
+        Events.accept(t, "alo-1", "{}");
+        Events.accept(t, "alo-2", "{}");
         await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
         List<String> ids = origin.providerIds(t);
         assertTrue(ids.stream().filter("alo-1"::equals).count() >= 2, "re-delivered: " + ids);
@@ -350,13 +351,13 @@ class DeliveryTests {
         // The read that finds the queue empty releases the lease in the same statement: an idle tenant is nobody's,
         // so any replica takes it at once when its next event arrives.
         String t = tenant().provision();
-        send(t, "lease-1", "{}");
-        send(t, "lease-2", "{}");
+        Events.accept(t, "lease-1", "{}");
+        Events.accept(t, "lease-2", "{}");
         await().atMost(PATIENCE).until(() -> origin.providerIds(t).size() == 2 && Db.queued(pool, t) == 0);
         await().atMost(PATIENCE).until(() -> pool.preparedQuery(
                 "SELECT count(*) FROM drain_leases WHERE tenant_id = $1").execute(Tuple.of(t)).await().indefinitely()
                 .iterator().next().getLong(0) == 0);
-        send(t, "lease-3", "{}");
+        Events.accept(t, "lease-3", "{}");
         await().atMost(PATIENCE).until(() -> origin.providerIds(t).equals(List.of("lease-1", "lease-2", "lease-3")));
     }
 
@@ -373,7 +374,7 @@ class DeliveryTests {
 
     /** The key of a dead-letter test event: its X-Event-ID bound to its body {"id": ...}. */
     private static String dl(String id) {
-        return EventKeys.bound(id, "{\"id\":\"" + id + "\"}");
+        return Events.key(id);
     }
 
     @Test
@@ -381,7 +382,7 @@ class DeliveryTests {
         String t = tenant().provision();
         origin.answer(t, batch -> Answer.status(400));
         for (String id : List.of("dl-1", "dl-2", "dl-3")) {
-            send(t, id, "{\"id\":\"" + id + "\"}");
+            Events.accept(t, id);
         }
         await().atMost(PATIENCE).until(() -> deadLetters(t).size() == 3);
         String path = "/control/tenants/" + t + "/dead-letters";
@@ -417,7 +418,7 @@ class DeliveryTests {
         assertEquals(List.of("dl-2", "dl-3"), tail, "replay keeps the original order");
 
         origin.answer(t, batch -> Answer.status(400));
-        send(t, "dl-4", "{}");
+        Events.accept(t, "dl-4", "{}");
         await().atMost(PATIENCE).until(() -> deadLetters(t).size() == 1);
         Signed.command("{\"from\":\"2000-01-01T00:00:00Z\"}").delete(path).then().statusCode(200)
                 .body("purged", org.hamcrest.Matchers.equalTo(1));
@@ -438,7 +439,7 @@ class DeliveryTests {
             io.restassured.RestAssured.given().post("http://127.0.0.1:" + demo.port() + "/mode?poison=demo-3")
                     .then().statusCode(200);
             for (int i = 1; i <= 5; i++) {
-                send(t, "demo-" + i, "{\"n\":" + i + "}");
+                Events.accept(t, "demo-" + i, "{\"n\":" + i + "}");
             }
             await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
             assertEquals(4L, demo.stats().get("distinctEvents"));
@@ -448,7 +449,7 @@ class DeliveryTests {
             String misconfigured = tenant().provision();
             Signed.command("{\"originUrl\":\"http://127.0.0.1:" + wrongToken.port() + "\"}")
                     .put("/control/tenants/" + misconfigured).then().statusCode(200);
-            send(misconfigured, "kept-1", "{}");
+            Events.accept(misconfigured, "kept-1", "{}");
             await().atMost(PATIENCE).until(() -> wrongToken.stats().get("refused") >= 2);
             // A 401 is a configuration problem: the event is retried, not dead-lettered.
             assertEquals(1, Db.queued(pool, misconfigured));
@@ -462,11 +463,6 @@ class DeliveryTests {
     /** Awaits {@code done}, the tenant's waits skipped on the drainer's clock. */
     private void skipWaits(String tenantId, Callable<Boolean> done) {
         clock.skipWaits(drainer::view, List.of(tenantId), PATIENCE, done);
-    }
-
-    private static void send(String tenantId, String eventId, String body) {
-        Signed.webhook(TestTenants.DEFAULT_SECRET, body).header("X-Event-ID", eventId).post("/webhook/" + tenantId)
-                .then().statusCode(202);
     }
 
     private int maxAttempts(String tenantId) {

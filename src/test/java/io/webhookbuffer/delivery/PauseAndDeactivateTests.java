@@ -17,6 +17,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.Signed;
@@ -40,7 +41,7 @@ class PauseAndDeactivateTests {
         String t = tenant().provision();
         Signed.command("").post("/control/tenants/" + t + "/pause").then().statusCode(200);
         List<String> ids = IntStream.range(0, 5).mapToObj(i -> "paused-" + i).toList();
-        ids.forEach(id -> send(t, id));
+        ids.forEach(id -> Events.accept(t, id));
         // Several sweeps (500 ms) pass: none may send a paused tenant's events.
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
                 .until(() -> origin.providerIds(t).isEmpty() && Db.queued(pool, t) == 5);
@@ -57,17 +58,12 @@ class PauseAndDeactivateTests {
     void deactivatedTenantAnswers404ButItsQueuedEventsStillDrain() {
         String t = tenant().provision();
         Signed.command("").post("/control/tenants/" + t + "/pause").then().statusCode(200);
-        send(t, "before-deactivation");
+        Events.accept(t, "before-deactivation");
         Signed.command("{\"active\":false}").put("/control/tenants/" + t).then().statusCode(200);
         Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"after\"}").header("X-Event-ID", "after")
                 .post("/webhook/" + t).then().statusCode(404);
         Signed.command("").post("/control/tenants/" + t + "/resume").then().statusCode(200);
         await().atMost(PATIENCE).until(() -> origin.providerIds(t).equals(List.of("before-deactivation")));
         await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
-    }
-
-    private static void send(String tenantId, String eventId) {
-        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
-                .post("/webhook/" + tenantId).then().statusCode(202);
     }
 }

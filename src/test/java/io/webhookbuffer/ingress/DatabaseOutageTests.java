@@ -23,11 +23,10 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.sqlclient.PoolOptions;
 import io.webhookbuffer.testsupport.CapturedLog;
+import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.InjectProxy;
 import io.webhookbuffer.testsupport.PostgresProxyResource;
-import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TcpProxy;
-import io.webhookbuffer.testsupport.TestTenants;
 
 /**
  * What a sender sees when PostgreSQL goes away: 503 with Retry-After, nothing half-written, and the same event
@@ -64,16 +63,16 @@ class DatabaseOutageTests {
     @Test
     void unreachableDatabaseAnswers503AndLeavesNoDedupeResidue() throws Exception {
         String t = tenant().provision();
-        send(t, "before").then().statusCode(202);
+        Events.post(t, "before").then().statusCode(202);
 
         proxy.cut();
-        send(t, "during").then().statusCode(503).header("Retry-After", "30")
+        Events.post(t, "during").then().statusCode(503).header("Retry-After", "30")
                 .body("status", equalTo("unavailable"));
 
         proxy.restore();
         // The retry of the refused event is a new event (no dedupe residue): 202, not 200.
-        await().atMost(Duration.ofSeconds(20)).until(() -> send(t, "during").statusCode() != 503);
-        Response after = send(t, "during");
+        await().atMost(Duration.ofSeconds(20)).until(() -> Events.post(t, "during").statusCode() != 503);
+        Response after = Events.post(t, "during");
         assertEquals(200, after.statusCode(), "the event was stored once by the retry above");
         assertEquals(2, countRows(t));
     }
@@ -81,14 +80,16 @@ class DatabaseOutageTests {
     @Test
     void unresponsiveDatabaseTimesOutTo503AndAFullMailboxAnswers503AtOnce() throws Exception {
         String t = tenant().provision();
-        send(t, "warm").then().statusCode(202);
+        Events.post(t, "warm").then().statusCode(202);
 
         proxy.stall();
-        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> send(t, "stalled-1").statusCode());
-        CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> send(t, "stalled-2").statusCode());
+        CompletableFuture<Integer> first =
+                CompletableFuture.supplyAsync(() -> Events.post(t, "stalled-1").statusCode());
+        CompletableFuture<Integer> second =
+                CompletableFuture.supplyAsync(() -> Events.post(t, "stalled-2").statusCode());
         // Two events hold the tenant's mailbox (capacity 2): a third is refused without waiting.
         await().atMost(Duration.ofSeconds(5)).until(() -> {
-            Response r = send(t, "overflow");
+            Response r = Events.post(t, "overflow");
             return r.statusCode() == 503 && "tenant_overloaded".equals(r.jsonPath().getString("reason"));
         });
         // The stalled writes are reported as not stored once buffer.queue.write-timeout passes.
@@ -97,10 +98,10 @@ class DatabaseOutageTests {
 
         proxy.restore();
         // Their outcome was unknown to us: a retry is either stored now (202) or found stored (200); never lost.
-        await().atMost(Duration.ofSeconds(20)).until(() -> send(t, "stalled-1").statusCode() != 503);
-        await().atMost(Duration.ofSeconds(20)).until(() -> send(t, "stalled-2").statusCode() != 503);
-        send(t, "stalled-1").then().statusCode(200);
-        send(t, "stalled-2").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(20)).until(() -> Events.post(t, "stalled-1").statusCode() != 503);
+        await().atMost(Duration.ofSeconds(20)).until(() -> Events.post(t, "stalled-2").statusCode() != 503);
+        Events.post(t, "stalled-1").then().statusCode(200);
+        Events.post(t, "stalled-2").then().statusCode(200);
     }
 
     /**
@@ -112,17 +113,17 @@ class DatabaseOutageTests {
     @Test
     void aSurvivedOutageLogsNoError() throws Exception {
         String t = tenant().provision();
-        send(t, "quiet-before").then().statusCode(202);
+        Events.post(t, "quiet-before").then().statusCode(202);
         try (CapturedLog log = CapturedLog.start()) {
             proxy.cut();
             await().atMost(Duration.ofSeconds(10)).until(() -> ready() == 503);
             for (int i = 0; i < 5; i++) {
-                assertEquals(503, send(t, "quiet-during-" + i).statusCode());
+                assertEquals(503, Events.post(t, "quiet-during-" + i).statusCode());
                 assertEquals(503, ready());
             }
             proxy.restore();
             await().atMost(Duration.ofSeconds(20)).until(() -> ready() == 200);
-            await().atMost(Duration.ofSeconds(20)).until(() -> send(t, "quiet-after").statusCode() == 202);
+            await().atMost(Duration.ofSeconds(20)).until(() -> Events.post(t, "quiet-after").statusCode() == 202);
 
             // Every query of the outage has failed once; the pool's timers for them fire within CONNECTION_TIMEOUT.
             await().during(CONNECTION_TIMEOUT.plusSeconds(2)).atMost(CONNECTION_TIMEOUT.plusSeconds(10))
@@ -132,11 +133,6 @@ class DatabaseOutageTests {
 
     private static int ready() {
         return given().get("/q/health/ready").statusCode();
-    }
-
-    private static Response send(String tenantId, String eventId) {
-        return Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
-                .post("/webhook/" + tenantId);
     }
 
     private static long countRows(String tenantId) {

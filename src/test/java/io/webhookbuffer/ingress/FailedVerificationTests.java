@@ -76,7 +76,7 @@ class FailedVerificationTests {
             public void close() {
             }
         };
-        Logger logger = Logger.getLogger(WebhookResource.class.getName());
+        Logger logger = Logger.getLogger(IngestService.class.getName());
         logger.addHandler(handler);
         try {
             Signed.webhook(TestTenants.DEFAULT_SECRET, body).post("/webhook/" + tenant).then().statusCode(202);

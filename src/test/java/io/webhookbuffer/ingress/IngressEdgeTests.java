@@ -26,12 +26,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.webhookbuffer.common.Hex;
-import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.RawHttp.Answer;
+import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
 /**
@@ -67,7 +66,7 @@ class IngressEdgeTests {
         byte[] body = "{\"upgrade\":\"h2c\"}".getBytes(StandardCharsets.UTF_8);
         HttpClient client = HttpClient.newHttpClient(); // HTTP/2 preferred: it asks a cleartext server to upgrade
         HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port
-                + "/webhook/" + t)).header("X-Signature", Hex.encode(Hmac.hmacSha256(SECRET, body)))
+                + "/webhook/" + t)).header("X-Signature", Signed.signature(SECRET, body))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(202, answer.statusCode(), answer.body());
         assertEquals(HttpClient.Version.HTTP_1_1, answer.version(), "the buffer speaks HTTP/1.1 only");
@@ -123,7 +122,7 @@ class IngressEdgeTests {
         Arrays.fill(body, (byte) 'c');
         try (RawHttp http = RawHttp.open()) {
             http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "X-Event-ID: chunked-1",
-                    "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)), "Transfer-Encoding: chunked"));
+                    "X-Signature: " + Signed.signature(SECRET, body), "Transfer-Encoding: chunked"));
             http.chunk(Arrays.copyOfRange(body, 0, 1000)).chunk(Arrays.copyOfRange(body, 1000, 1024)).send("0\r\n\r\n");
             assertEquals(202, http.answer(ANSWER).status());
         }
@@ -136,7 +135,7 @@ class IngressEdgeTests {
         byte[] body = "{\"continue\":true}".getBytes(StandardCharsets.UTF_8);
         try (RawHttp http = RawHttp.open()) {
             http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Expect: 100-continue",
-                    "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)), "Content-Length: " + body.length));
+                    "X-Signature: " + Signed.signature(SECRET, body), "Content-Length: " + body.length));
             assertEquals(100, http.answer(ANSWER).status());
             http.send(body);
             assertEquals(202, http.answer(ANSWER).status());
@@ -154,7 +153,7 @@ class IngressEdgeTests {
         try (CapturedLog log = CapturedLog.start()) {
             for (String path : List.of("/webhook/" + t, "/q/health/live")) {
                 try (RawHttp http = RawHttp.open()) {
-                    http.send(head("POST " + path, "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)),
+                    http.send(head("POST " + path, "X-Signature: " + Signed.signature(SECRET, body),
                             "Content-Length: " + body.length)).send(body);
                     assertInvalidHost(http.answer(ANSWER), path);
                 }
@@ -188,7 +187,7 @@ class IngressEdgeTests {
     void emptyRepeatedOrMalformedHostIs400AndNothingIsStored() throws Exception {
         String t = tenant().provision();
         byte[] body = "{\"host\":\"odd\"}".getBytes(StandardCharsets.UTF_8);
-        String signature = "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body));
+        String signature = "X-Signature: " + Signed.signature(SECRET, body);
         try (CapturedLog log = CapturedLog.start()) {
             for (List<String> hosts : List.of(List.of("Host:"), List.of("Host: 127.0.0.1", "Host: evil.example"),
                     List.of("Host: 127.0.0.1", "Host: 127.0.0.1"), List.of("Host: a b"))) {
@@ -210,7 +209,7 @@ class IngressEdgeTests {
         String t = tenant().provision();
         byte[] body = "{\"http\":\"1.0\"}".getBytes(StandardCharsets.UTF_8);
         try (RawHttp http = RawHttp.open()) {
-            http.send("POST /webhook/" + t + " HTTP/1.0\r\nX-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body))
+            http.send("POST /webhook/" + t + " HTTP/1.0\r\nX-Signature: " + Signed.signature(SECRET, body)
                     + "\r\nContent-Length: " + body.length + "\r\n\r\n").send(body);
             assertEquals(202, http.answer(ANSWER).status(), "HTTP/1.0 does not require Host (RFC 9112 §3.2)");
         }
@@ -258,7 +257,7 @@ class IngressEdgeTests {
         byte[] body = "{\"normal\":true}".getBytes(StandardCharsets.UTF_8);
         try (RawHttp http = RawHttp.open()) { // and an answer from RESTEasy carries it once (RawHttp joins repeats)
             http.send(head("POST /webhook/" + small, "Host: h", "X-Request-ID: normal-1", "Content-Length: "
-                    + body.length, "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)))).send(body);
+                    + body.length, "X-Signature: " + Signed.signature(SECRET, body))).send(body);
             Answer normal = http.answer(ANSWER);
             assertEquals(202, normal.status());
             assertEquals("normal-1", normal.header("X-Request-ID"));
@@ -269,7 +268,7 @@ class IngressEdgeTests {
     private static Answer withHeaderLines(String tenant, int lines) throws Exception {
         byte[] body = ("{\"lines\":" + lines + "}").getBytes(StandardCharsets.UTF_8);
         StringBuilder request = new StringBuilder("POST /webhook/" + tenant + " HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-                .append("X-Signature: ").append(Hex.encode(Hmac.hmacSha256(SECRET, body)))
+                .append("X-Signature: ").append(Signed.signature(SECRET, body))
                 .append("\r\nContent-Length: ").append(body.length).append("\r\n");
         for (int i = 3; i < lines; i++) {
             request.append("X-Pad: ").append(i).append("\r\n");

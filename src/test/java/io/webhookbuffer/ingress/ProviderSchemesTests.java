@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +30,6 @@ import io.restassured.config.EncoderConfig;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.EventKeys;
@@ -132,7 +132,7 @@ class ProviderSchemesTests {
         Vector handshake = named("zoom", "url-validation-handshake");
         String t = provision(handshake, handshake.secrets());
         String signingSecret = handshake.secrets().get(1);
-        String expected = Hex.encode(Hmac.hmacSha256(signingSecret, "qgg8vlvZRS6UYooatFL8Aw".getBytes()));
+        String expected = HexFormat.of().formatHex(Hmac.hmacSha256(signingSecret, "qgg8vlvZRS6UYooatFL8Aw".getBytes()));
         send(handshake, t).then().statusCode(200).body("plainToken", equalTo("qgg8vlvZRS6UYooatFL8Aw"))
                 .body("encryptedToken", equalTo(expected));
         assertEquals(0, Db.queued(pool, t));

@@ -23,12 +23,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.webhookbuffer.common.Hex;
-import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.RawHttp.Answer;
 import io.webhookbuffer.testsupport.Scrape;
+import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
 /**
@@ -150,6 +149,6 @@ class SlowSendersTests {
     }
 
     private static String signature(byte[] body) {
-        return "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body));
+        return "X-Signature: " + Signed.signature(SECRET, body);
     }
 }

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.EventKeys;
@@ -77,8 +76,8 @@ class UnsignedIdsTests {
         String stripe = tenant().provider("stripe").provision();
         String body = "{\"id\":\"evt_42\",\"type\":\"charge.succeeded\"}";
         String ts = Long.toString(now);
-        given().header("Stripe-Signature", "t=" + ts + ",v1=" + Hex.encode(Hmac.hmacSha256(TestTenants.DEFAULT_SECRET,
-                (ts + "." + body).getBytes(StandardCharsets.UTF_8)))).contentType("application/json").body(body)
+        given().header("Stripe-Signature", "t=" + ts + ",v1=" + Signed.signature(TestTenants.DEFAULT_SECRET,
+                (ts + "." + body).getBytes(StandardCharsets.UTF_8))).contentType("application/json").body(body)
                 .post("/webhook/" + stripe).then().statusCode(202).body("eventId", equalTo("evt_42"));
     }
 
@@ -94,8 +93,8 @@ class UnsignedIdsTests {
     }
 
     private static RequestSpecification github(String body, String delivery) {
-        return given().header("X-Hub-Signature-256", "sha256=" + Hex.encode(Hmac.hmacSha256(TestTenants.DEFAULT_SECRET,
-                body.getBytes(StandardCharsets.UTF_8)))).header("X-GitHub-Delivery", delivery)
+        return given().header("X-Hub-Signature-256", "sha256=" + Signed.signature(TestTenants.DEFAULT_SECRET,
+                body.getBytes(StandardCharsets.UTF_8))).header("X-GitHub-Delivery", delivery)
                 .contentType("application/json").body(body);
     }
 

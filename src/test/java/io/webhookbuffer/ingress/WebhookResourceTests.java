@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -24,7 +25,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.EventKeys;
@@ -69,7 +69,7 @@ class WebhookResourceTests {
     void withoutEventIdTheBodyHashIsTheDedupeKey() {
         String t = tenant().provision();
         byte[] body = "{\"no\":\"id\"}".getBytes(StandardCharsets.UTF_8);
-        String expected = Hex.encode(Hmac.sha256(body));
+        String expected = HexFormat.of().formatHex(Hmac.sha256(body));
         Signed.webhook(SECRET, body).post("/webhook/" + t).then().statusCode(202).body("eventId", equalTo(expected));
         Signed.webhook(SECRET, body).post("/webhook/" + t).then().statusCode(200).body("eventId", equalTo(expected));
         assertEquals(1, Db.queued(pool, t));
@@ -109,7 +109,7 @@ class WebhookResourceTests {
     @Test
     void tamperedBodyIsRefusedAndLeavesNoRow() {
         String t = tenant().provision();
-        String signature = Hex.encode(Hmac.hmacSha256(SECRET, "{\"amount\":1}".getBytes(StandardCharsets.UTF_8)));
+        String signature = Signed.signature(SECRET, "{\"amount\":1}".getBytes(StandardCharsets.UTF_8));
         given().header("X-Signature", signature).body("{\"amount\":1000}").post("/webhook/" + t)
                 .then().statusCode(401).body("status", equalTo("invalid_signature"))
                 .body("reason", equalTo("bad_signature"));

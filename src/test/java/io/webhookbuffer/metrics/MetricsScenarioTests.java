@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.response.Response;
 import io.webhookbuffer.queue.QueueSnapshots;
+import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
@@ -53,12 +53,12 @@ class MetricsScenarioTests {
         origin.answer(t, batch -> Answer.status(503));
         Scrape before = Scrape.now();
 
-        send(t, "m-1", TestTenants.DEFAULT_SECRET).then().statusCode(202);
-        send(t, "m-1", TestTenants.DEFAULT_SECRET).then().statusCode(200);
-        send(t, "m-2", TestTenants.DEFAULT_SECRET).then().statusCode(202);
-        send(t, "m-3", TestTenants.DEFAULT_SECRET).then().statusCode(429);
-        send(t, "m-4", "not-the-secret").then().statusCode(401);
-        send("nobody-" + UUID.randomUUID().toString().substring(0, 8), "m-5", "x").then().statusCode(404);
+        Events.post(t, "m-1").then().statusCode(202);
+        Events.post(t, "m-1").then().statusCode(200);
+        Events.post(t, "m-2").then().statusCode(202);
+        Events.post(t, "m-3").then().statusCode(429);
+        Events.post(t, "m-4", "not-the-secret").then().statusCode(401);
+        Events.post("nobody-" + UUID.randomUUID().toString().substring(0, 8), "m-5", "x").then().statusCode(404);
         Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"far\":\"more than sixteen bytes\"}")
                 .post("/webhook/" + small).then().statusCode(413);
 
@@ -113,10 +113,5 @@ class MetricsScenarioTests {
         assertTrue(end.count(MetricNames.DEAD_LETTERS.prometheus()) >= 2, "buffer_dead_letters counts the table");
         assertNotNull(end.value(MetricNames.BACKLOG_SNAPSHOT_AGE.prometheus()));
         assertTrue(end.count(MetricNames.BACKLOG_SNAPSHOT_AGE.prometheus()) < 30, "the snapshot is fresh");
-    }
-
-    private static Response send(String tenantId, String eventId, String secret) {
-        return Signed.webhook(secret, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
-                .post("/webhook/" + tenantId);
     }
 }

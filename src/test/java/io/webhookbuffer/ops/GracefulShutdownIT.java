@@ -44,13 +44,12 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 import io.webhookbuffer.common.EventIds;
-import io.webhookbuffer.common.Hex;
-import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.local.LocalServers;
 import io.webhookbuffer.local.LocalServersConfigSourceFactory;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.ServiceProcess;
+import io.webhookbuffer.testsupport.Signed;
 
 /**
  * SIGTERM to the packaged service under steady signed load, with a burst in flight and a drain lease parked for a
@@ -226,7 +225,7 @@ class GracefulShutdownIT {
             socket.setSoTimeout(30_000);
             String head = "POST /webhook/" + tenant + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                     + "Content-Type: application/json\r\nX-Event-ID: " + eventId
-                    + "\r\nX-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body))
+                    + "\r\nX-Signature: " + Signed.signature(SECRET, body)
                     + "\r\nContent-Length: " + body.length + "\r\n\r\n";
             OutputStream out = socket.getOutputStream();
             out.write(head.getBytes(StandardCharsets.US_ASCII));
@@ -268,7 +267,7 @@ class GracefulShutdownIT {
         byte[] body = ("{\"id\":\"" + eventId + "\"}").getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhook/" + tenant))
                 .header("content-type", "application/json").header("X-Event-ID", eventId)
-                .header("X-Signature", Hex.encode(Hmac.hmacSha256(SECRET, body))).timeout(Duration.ofSeconds(10))
+                .header("X-Signature", Signed.signature(SECRET, body)).timeout(Duration.ofSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.discarding());
     }

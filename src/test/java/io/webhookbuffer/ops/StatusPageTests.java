@@ -33,12 +33,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.webhookbuffer.queue.QueueSnapshots;
+import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.HeadlessChromium;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.Signed;
-import io.webhookbuffer.testsupport.TestTenants;
 
 /**
  * /status: protected by the bearer token (or the cookie one ?token= visit sets), and in a real headless Chromium it
@@ -110,11 +110,11 @@ class StatusPageTests {
 
     private void showsTenantsByAttention(String failing, String poisoned, String held, String healthy)
             throws Exception {
-        send(failing, "f-1");
-        send(failing, "f-2");
-        send(poisoned, "p-1");
-        send(held, "x-1");
-        send(healthy, "h-1");
+        Events.accept(failing, "f-1");
+        Events.accept(failing, "f-2");
+        Events.accept(poisoned, "p-1");
+        Events.accept(held, "x-1");
+        Events.accept(healthy, "h-1");
         await().atMost(PATIENCE).until(() -> {
             var s = snapshots.refresh().await().indefinitely();
             var rows = s.rows();
@@ -160,10 +160,5 @@ class StatusPageTests {
     private static String rowOf(String dom, String tenantId) {
         int start = dom.indexOf("data-tenant=\"" + tenantId + "\"");
         return start < 0 ? "" : dom.substring(start, dom.indexOf("</tr>", start));
-    }
-
-    private static void send(String tenantId, String eventId) {
-        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
-                .post("/webhook/" + tenantId).then().statusCode(202);
     }
 }

@@ -26,12 +26,10 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.testsupport.Db;
-import io.webhookbuffer.testsupport.EventKeys;
+import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.InjectProxy;
 import io.webhookbuffer.testsupport.PostgresProxyResource;
-import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TcpProxy;
-import io.webhookbuffer.testsupport.TestTenants;
 
 /**
  * After a PostgreSQL blip the group commit recovers without a spurious 503, and readiness says what the commits
@@ -76,12 +74,12 @@ class CommitRecoveryTests {
     @Test
     void theFirstEventAfterAnOutageThatSawNoTrafficIs202() throws Exception {
         String t = tenant().provision();
-        send(t, "before").then().statusCode(202); // the commit keeps its connection
+        Events.post(t, "before").then().statusCode(202); // the commit keeps its connection
 
         proxy.cut(); // PostgreSQL goes away and comes back while no event arrives
         proxy.restore();
 
-        Response after = send(t, "after");
+        Response after = Events.post(t, "after");
         assertEquals(202, after.statusCode(), after.asString());
         assertEquals(2, queued(t));
     }
@@ -89,37 +87,37 @@ class CommitRecoveryTests {
     @Test
     void aCommitWhoseAnswerWasLostIsRetriedAndAnswered202() throws Exception {
         String t = tenant().provision();
-        send(t, "warm").then().statusCode(202);
+        Events.post(t, "warm").then().statusCode(202);
 
         proxy.stallReplies(); // PostgreSQL commits what it gets, its answer never arrives
-        CompletableFuture<Response> lost = CompletableFuture.supplyAsync(() -> send(t, "answer-lost"));
+        CompletableFuture<Response> lost = CompletableFuture.supplyAsync(() -> Events.post(t, "answer-lost"));
         await().atMost(Duration.ofSeconds(3)).until(() -> dedupeRows(t, "answer-lost") == 1); // committed
         proxy.dropConnections(); // the connection dies before the answer came back
 
         Response answer = lost.get();
         assertEquals(202, answer.statusCode(), "committed by the first try, found by the retry: " + answer.asString());
         assertEquals(2, queued(t), "stored once");
-        send(t, "answer-lost").then().statusCode(200);
+        Events.post(t, "answer-lost").then().statusCode(200);
     }
 
     @Test
     void readinessIsDownWhileCommitsCannotReachPostgresAndUpTheMomentTheyCan() throws Exception {
         String t = tenant().provision();
-        send(t, "before").then().statusCode(202);
+        Events.post(t, "before").then().statusCode(202);
 
         proxy.cut(); // and no event arrives while PostgreSQL is away
         await().atMost(Duration.ofSeconds(5)).until(() -> ready() == 503);
 
         proxy.restore();
         assertEquals(200, ready(), "the first probe after PostgreSQL is back");
-        Response after = send(t, "after");
+        Response after = Events.post(t, "after");
         assertEquals(202, after.statusCode(), "ready means a commit works: " + after.asString());
     }
 
     @Test
     void readinessIsUpWhileCommitsWorkThoughEveryOtherPooledConnectionIsBusy() throws Exception {
         String t = tenant().provision();
-        send(t, "kept").then().statusCode(202);
+        Events.post(t, "kept").then().statusCode(202);
         Thread.sleep(HEALTH_TIMEOUT.toMillis() + 200); // no commit is recent: the probe has to reach PostgreSQL
 
         AtomicInteger finished = new AtomicInteger();
@@ -137,7 +135,7 @@ class CommitRecoveryTests {
             await().atMost(Duration.ofSeconds(5)).until(() -> waitingForTheLock() == poolSize - 1);
 
             assertEquals(200, ready(), "the commit path (its kept connection) reaches PostgreSQL");
-            send(t, "busy").then().statusCode(202);
+            Events.post(t, "busy").then().statusCode(202);
             assertEquals(0, finished.get(), "all of it happened while the pool was busy");
             holder.rollback();
         }
@@ -148,19 +146,14 @@ class CommitRecoveryTests {
         return given().get("/q/health/ready").statusCode();
     }
 
-    private static Response send(String tenantId, String eventId) {
-        return Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"id\":\"" + eventId + "\"}").header("X-Event-ID", eventId)
-                .post("/webhook/" + tenantId);
-    }
-
     private long queued(String tenantId) {
         return Db.count(direct, "SELECT count(*) FROM event_queue WHERE tenant_id = ?", tenantId);
     }
 
-    /** Dedupe rows of the event {@link #send} sent with {@code eventId} (its key binds the id to the body). */
+    /** Dedupe rows of the event {@link Events#post} sent with {@code eventId} (its key binds the id to the body). */
     private long dedupeRows(String tenantId, String eventId) {
         return Db.count(direct, "SELECT count(*) FROM processed_events WHERE tenant_id = ? AND event_id = ?", tenantId,
-                EventKeys.bound(eventId, "{\"id\":\"" + eventId + "\"}"));
+                Events.key(eventId));
     }
 
     private int waitingForTheLock() {

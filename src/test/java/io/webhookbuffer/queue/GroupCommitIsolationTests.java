@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -35,7 +36,6 @@ import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.actor.TenantActors;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.Db;
@@ -235,7 +235,7 @@ class GroupCommitIsolationTests {
     private static String raw(String tenantId, String headerLine) {
         byte[] body = ("{\"raw\":" + System.nanoTime() + "}").getBytes(StandardCharsets.UTF_8);
         String head = "POST /webhook/" + tenantId + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-                + "X-Signature: " + Hex.encode(Hmac.hmacSha256(SECRET, body)) + "\r\n" + headerLine + "\r\n"
+                + "X-Signature: " + Signed.signature(SECRET, body) + "\r\n" + headerLine + "\r\n"
                 + "Content-Length: " + body.length + "\r\n\r\n";
         try (Socket s = new Socket("127.0.0.1", RestAssured.port)) {
             s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
@@ -256,7 +256,7 @@ class GroupCommitIsolationTests {
     private static RequestSpecification stripe(String body) {
         String ts = Long.toString(System.currentTimeMillis() / 1000);
         byte[] raw = body.getBytes(StandardCharsets.UTF_8);
-        String v1 = Hex.encode(Hmac.hmacSha256(SECRET, (ts + ".").getBytes(StandardCharsets.UTF_8), raw));
+        String v1 = HexFormat.of().formatHex(Hmac.hmacSha256(SECRET, (ts + ".").getBytes(StandardCharsets.UTF_8), raw));
         return given().header("Stripe-Signature", "t=" + ts + ",v1=" + v1).contentType("application/json").body(raw);
     }
 }

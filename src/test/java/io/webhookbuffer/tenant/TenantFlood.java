@@ -20,8 +20,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.webhookbuffer.common.Hex;
-import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.testsupport.Signed;
 
 /**
  * Random unknown tenant ids at a fixed concurrency against the running app, with readiness polled and a genuine signed
@@ -105,7 +104,7 @@ final class TenantFlood implements AutoCloseable {
             long sent = System.nanoTime();
             side.request(new RequestOptions().setMethod(HttpMethod.POST).setURI("/webhook/" + knownTenant)
                     .putHeader("Content-Type", "application/json")
-                    .putHeader("X-Signature", Hex.encode(Hmac.hmacSha256(secret, event))))
+                    .putHeader("X-Signature", Signed.signature(secret, event)))
                     .compose(r -> r.send(Buffer.buffer(event)).compose(res -> res.body().map(b -> res.statusCode())))
                     .onComplete(s -> {
                         genuineMicros.add((System.nanoTime() - sent) / 1000);

@@ -1,8 +1,8 @@
 package io.webhookbuffer.testsupport;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 
 /**
@@ -16,7 +16,7 @@ public final class EventKeys {
 
     /** An id the provider's signature does not cover: bound to the body by the first 32 hex digits of its SHA-256. */
     public static String bound(String providerId, byte[] body) {
-        return providerId + ":" + Hex.encode(Hmac.sha256(body)).substring(0, 32);
+        return providerId + ":" + HexFormat.of().formatHex(Hmac.sha256(body)).substring(0, 32);
     }
 
     public static String bound(String providerId, String body) {
@@ -25,6 +25,6 @@ public final class EventKeys {
 
     /** A request without a provider id: the SHA-256 of the body (hex). */
     public static String ofBody(byte[] body) {
-        return Hex.encode(Hmac.sha256(body));
+        return HexFormat.of().formatHex(Hmac.sha256(body));
     }
 }

@@ -17,8 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.webhookbuffer.common.Hex;
-import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.controlplane.CommandSignature;
 import io.webhookbuffer.local.LocalServers;
 import io.webhookbuffer.local.LocalServersConfigSourceFactory;
@@ -115,7 +113,7 @@ public final class ServiceProcess implements AutoCloseable {
         byte[] body = ("{\"id\":\"" + eventId + "\"}").getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhook/" + tenant))
                 .header("content-type", "application/json").header("X-Event-ID", eventId)
-                .header("X-Signature", Hex.encode(Hmac.hmacSha256(secret, body)))
+                .header("X-Signature", Signed.signature(secret, body))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }

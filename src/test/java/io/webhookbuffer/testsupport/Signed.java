@@ -3,11 +3,9 @@ package io.webhookbuffer.testsupport;
 import static io.restassured.RestAssured.given;
 
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.util.Base64;
+import java.util.HexFormat;
 
 import io.restassured.specification.RequestSpecification;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.controlplane.CommandSignature;
 
@@ -16,15 +14,22 @@ public final class Signed {
 
     /** The control secret of the test profile (application.properties). */
     public static final String CONTROL_SECRET = "test-control-secret-0123456789";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private Signed() {
     }
 
     /** A webhook with a valid generic signature under {@code secret}. */
     public static RequestSpecification webhook(String secret, byte[] body) {
-        return given().header("X-Signature", Hex.encode(Hmac.hmacSha256(secret, body)))
+        return given().header("X-Signature", signature(secret, body))
                 .contentType("application/json").body(body);
+    }
+
+    /**
+     * Lowercase hex HMAC-SHA256(secret, bytes): over the raw body, the generic scheme's {@code X-Signature}; over the
+     * string a scheme signs, the hex MAC of schemes such as Stripe's {@code v1} or GitHub's {@code sha256=}.
+     */
+    public static String signature(String secret, byte[] body) {
+        return HexFormat.of().formatHex(Hmac.hmacSha256(secret, body));
     }
 
     public static RequestSpecification webhook(String secret, String body) {
@@ -45,8 +50,6 @@ public final class Signed {
     }
 
     public static String nonce() {
-        byte[] bytes = new byte[18];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return CommandSignature.newNonce();
     }
 }

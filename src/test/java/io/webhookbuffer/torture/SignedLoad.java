@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +22,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.EventKeys;
 
@@ -144,7 +144,7 @@ public final class SignedLoad implements AutoCloseable {
         byte[] body = body(eventId);
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/webhook/" + tenant))
                 .timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json").header("X-Event-ID", eventId)
-                .header("X-Signature", Hex.encode(Hmac.hmacSha256(secrets.get(tenant), body)))
+                .header("X-Signature", HexFormat.of().formatHex(Hmac.hmacSha256(secrets.get(tenant), body)))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
         long sentAt = System.currentTimeMillis();
         return http.sendAsync(request, HttpResponse.BodyHandlers.discarding())

@@ -27,8 +27,8 @@ import com.sun.net.httpserver.HttpServer;
  * every other batch is answered 200 while it is up, so a drainer that isolates a poison sees its neighbours accepted.
  *
  * <p>It records the (tenant, event id) of every batch it answered 2xx: what the loss check counts as "at the
- * origin". A slow answer is a 503 sent after {@code slowAnswer}, beyond the buffer's request timeout, so nothing the
- * buffer gave up on counts as delivered: each such event must come again.
+ * origin". A slow answer is a 503 sent after {@code slowAnswerMillis}, beyond the buffer's request timeout, so
+ * nothing the buffer gave up on counts as delivered: each such event must come again.
  */
 final class TortureOrigin implements AutoCloseable {
 

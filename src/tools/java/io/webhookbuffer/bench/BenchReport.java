@@ -62,6 +62,10 @@ public final class BenchReport {
         CliOptions o;
         try {
             o = CliOptions.parse(args, OPTIONS);
+            if (o.helpRequested()) {
+                out.println(USAGE);
+                return;
+            }
             if (o.get("median", null) != null) {
                 List<Map<String, String>> runs = new ArrayList<>();
                 for (String file : o.get("median", null).split(",")) {

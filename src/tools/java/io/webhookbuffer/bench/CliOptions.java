@@ -5,27 +5,55 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code --name value} pairs of a benchmark command line, checked against the names a command knows. */
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The options of a benchmark command line, {@code --name value} each, parsed by picocli against the names a command
+ * knows (an unknown name or a missing value is a usage error; of a name given twice the last value counts), then read
+ * here with the bounds and units each command checks. {@code --help} (or {@code -h}) asks for the usage text.
+ */
 final class CliOptions {
 
     private final Map<String, String> values;
+    private final boolean help;
 
-    private CliOptions(Map<String, String> values) {
+    private CliOptions(Map<String, String> values, boolean help) {
         this.values = values;
+        this.help = help;
     }
 
+    /** @throws IllegalArgumentException with picocli's reason when the line does not parse */
     static CliOptions parse(String[] args, Set<String> known) {
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("every option takes a value");
+        CommandSpec spec = CommandSpec.create();
+        OptionSpec help = OptionSpec.builder("--help", "-h").usageHelp(true).type(boolean.class).arity("0")
+                .build();
+        spec.addOption(help);
+        for (String name : known) {
+            spec.addOption(OptionSpec.builder("--" + name).type(String.class).arity("1").paramLabel("VALUE").build());
+        }
+        ParseResult parsed;
+        try {
+            // As a script sets defaults and then passes the caller's options on: the last value given wins.
+            parsed = new CommandLine(spec).setOverwrittenOptionsAllowed(true).parseArgs(args);
+        } catch (ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
         Map<String, String> values = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i += 2) {
-            if (!args[i].startsWith("--") || !known.contains(args[i].substring(2))) {
-                throw new IllegalArgumentException("unknown option " + args[i]);
+        for (OptionSpec option : parsed.matchedOptions()) {
+            if (option != help) {
+                values.put(option.longestName().substring(2), option.getValue());
             }
-            values.put(args[i].substring(2), args[i + 1]);
         }
-        return new CliOptions(values);
+        return new CliOptions(values, parsed.isUsageHelpRequested());
+    }
+
+    /** The line asked for the usage text ({@code --help}): the command prints it and does nothing else. */
+    boolean helpRequested() {
+        return help;
     }
 
     String get(String name, String fallback) {

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,7 +44,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
-import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.controlplane.CommandSignature;
 
 /**
  * The benchmark's load generator: signed webhooks with unique event ids (and a share of deliberate duplicates) over
@@ -180,7 +179,12 @@ public final class LoadGenerator {
                 StandardCharsets.UTF_8), true);
         Settings settings;
         try {
-            settings = Settings.from(CliOptions.parse(args, OPTIONS));
+            CliOptions options = CliOptions.parse(args, OPTIONS);
+            if (options.helpRequested()) {
+                out.println(USAGE);
+                return;
+            }
+            settings = Settings.from(options);
         } catch (IllegalArgumentException e) {
             out.println("error: " + e.getMessage());
             out.println(USAGE);
@@ -359,11 +363,8 @@ public final class LoadGenerator {
             return;
         }
         String ts = Long.toString(System.currentTimeMillis() / 1000);
-        byte[] random = new byte[18];
-        ThreadLocalRandom.current().nextBytes(random);
-        String nonce = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-        String signature = Base64.getUrlEncoder().withoutPadding().encodeToString(Hmac.hmacSha256(
-                settings.controlSecret(), (ts + "." + nonce + ".").getBytes(StandardCharsets.UTF_8), body));
+        String nonce = CommandSignature.newNonce();
+        String signature = CommandSignature.sign(settings.controlSecret(), ts, nonce, body);
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.PUT)
                 .setURI("/control/tenants/" + settings.tenant(i)).setTimeout(30_000)
                 .putHeader("content-type", "application/json").putHeader("x-timestamp", ts)

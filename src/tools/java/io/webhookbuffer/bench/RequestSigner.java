@@ -1,10 +1,10 @@
 package io.webhookbuffer.bench;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.function.BiConsumer;
 
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
 
 /**
@@ -26,6 +26,7 @@ interface RequestSigner {
     /** Generic: {@code X-Signature} = lowercase hex HMAC-SHA256(secret, raw body); {@code X-Event-ID} = the id. */
     private static void generic(String secret, String eventId, byte[] body, BiConsumer<String, String> headers) {
         headers.accept("X-Event-ID", eventId);
-        headers.accept("X-Signature", Hex.encode(Hmac.hmacSha256(secret.getBytes(StandardCharsets.UTF_8), body)));
+        byte[] mac = Hmac.hmacSha256(secret.getBytes(StandardCharsets.UTF_8), body);
+        headers.accept("X-Signature", HexFormat.of().formatHex(mac));
     }
 }

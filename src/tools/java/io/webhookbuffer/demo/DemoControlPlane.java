@@ -19,6 +19,10 @@ import com.sun.net.httpserver.HttpServer;
 
 import io.webhookbuffer.controlplane.CommandSignature;
 import io.webhookbuffer.controlplane.Refusal;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * A demo control plane to run beside the buffer: it receives what the buffer sends up, checks each request's
@@ -37,6 +41,7 @@ import io.webhookbuffer.controlplane.Refusal;
 public final class DemoControlPlane implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(DemoControlPlane.class.getName());
+    private static final String USAGE = "usage: DemoControlPlane [--port 9100] --secret S (or BUFFER_CONTROL_SECRET)";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long TOLERANCE_SECONDS = 300;
     private static final long NONCE_TTL_MILLIS = 600_000;
@@ -68,17 +73,38 @@ public final class DemoControlPlane implements AutoCloseable {
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT %5$s%n");
         }
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        Options options = new Options();
+        String problem;
+        try {
+            if (new CommandLine(options).parseArgs(args).isUsageHelpRequested()) {
+                System.out.println(USAGE);
+                return;
+            }
+            problem = options.secret == null ? "--secret is required (or BUFFER_CONTROL_SECRET)" : null;
+        } catch (ParameterException e) {
+            problem = e.getMessage();
         }
-        String secret = options.getOrDefault("secret", System.getenv("BUFFER_CONTROL_SECRET"));
-        if (secret == null || args.length % 2 != 0) {
-            LOG.severe("usage: DemoControlPlane [--port 9100] --secret S (or BUFFER_CONTROL_SECRET)");
+        if (problem != null) {
+            LOG.severe(problem + "\n" + USAGE);
             System.exit(2);
+            return;
         }
-        DemoControlPlane plane = new DemoControlPlane(Integer.parseInt(options.getOrDefault("port", "9100")), secret);
+        DemoControlPlane plane = new DemoControlPlane(options.port, options.secret);
         LOG.info(() -> "demo control plane on http://127.0.0.1:" + plane.port() + " (signatures checked)");
+    }
+
+    /** The command line (picocli): every option takes a value, {@code --help} prints {@link #USAGE}. */
+    @Command(name = "DemoControlPlane")
+    static final class Options {
+
+        @Option(names = "--port")
+        int port = 9100;
+
+        @Option(names = "--secret", defaultValue = "${env:BUFFER_CONTROL_SECRET}")
+        String secret;
+
+        @Option(names = { "--help", "-h" }, usageHelp = true)
+        boolean help;
     }
 
     public String baseUrl() {

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -20,8 +21,11 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 import io.webhookbuffer.common.EventIds;
-import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * A demo origin to run beside the buffer: it checks the bearer token and the batch signature, counts and logs what it
@@ -48,6 +52,8 @@ public final class DemoOrigin implements AutoCloseable {
 
     /** The JDK's logger: the demo runs on the documented classpath, without the service's logging boot jars. */
     private static final Logger LOG = Logger.getLogger(DemoOrigin.class.getName());
+    private static final String USAGE = "usage: DemoOrigin [--port 9000] [--token T] [--signing-secret S] "
+            + "[--fail-status 503] [--latency-ms 200] [--poison EVENT_ID] [--quiet true]";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MAX_SKEW_SECONDS = 300;
 
@@ -95,30 +101,53 @@ public final class DemoOrigin implements AutoCloseable {
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT %5$s%n"); // one line per event
         }
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                usage("unexpected argument " + args[i]);
+        Options options = new Options();
+        try {
+            if (new CommandLine(options).parseArgs(args).isUsageHelpRequested()) {
+                System.out.println(USAGE);
+                return;
             }
-            options.put(args[i].substring(2), args[i + 1]);
+        } catch (ParameterException e) {
+            LOG.severe(e.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            return;
         }
-        if (args.length % 2 != 0) {
-            usage("every option takes a value");
-        }
-        DemoOrigin origin = new DemoOrigin(Integer.parseInt(options.getOrDefault("port", "9000")),
-                options.get("token"), options.get("signing-secret"), Boolean.parseBoolean(options.get("quiet")));
-        origin.failStatus = Integer.parseInt(options.getOrDefault("fail-status", "200"));
-        origin.latencyMillis = Long.parseLong(options.getOrDefault("latency-ms", "0"));
-        origin.poisonEventId = options.get("poison");
+        DemoOrigin origin = new DemoOrigin(options.port, options.token, options.signingSecret, options.quiet);
+        origin.failStatus = options.failStatus;
+        origin.latencyMillis = options.latencyMillis;
+        origin.poisonEventId = options.poison;
         LOG.info(() -> String.format("demo origin on http://127.0.0.1:%d (token %s, signature %s)", origin.port(),
                 origin.token == null ? "not checked" : "checked",
                 origin.signingSecret == null ? "not checked" : "checked"));
     }
 
-    private static void usage(String problem) {
-        LOG.severe(problem + "\nusage: DemoOrigin [--port 9000] [--token T] [--signing-secret S] "
-                + "[--fail-status 503] [--latency-ms 200] [--poison EVENT_ID] [--quiet true]");
-        System.exit(2);
+    /** The command line (picocli): every option takes a value, {@code --help} prints {@link #USAGE}. */
+    @Command(name = "DemoOrigin")
+    static final class Options {
+
+        @Option(names = "--port")
+        int port = 9000;
+
+        @Option(names = "--token")
+        String token;
+
+        @Option(names = "--signing-secret")
+        String signingSecret;
+
+        @Option(names = "--fail-status")
+        int failStatus = 200;
+
+        @Option(names = "--latency-ms")
+        long latencyMillis;
+
+        @Option(names = "--poison")
+        String poison;
+
+        @Option(names = "--quiet", arity = "1")
+        boolean quiet;
+
+        @Option(names = { "--help", "-h" }, usageHelp = true)
+        boolean help;
     }
 
     public int port() {
@@ -218,7 +247,8 @@ public final class DemoOrigin implements AutoCloseable {
                 || Math.abs(System.currentTimeMillis() / 1000 - Long.parseLong(ts)) > MAX_SKEW_SECONDS) {
             return false;
         }
-        String expected = Hex.encode(Hmac.hmacSha256(signingSecret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body));
+        byte[] mac = Hmac.hmacSha256(signingSecret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body);
+        String expected = HexFormat.of().formatHex(mac);
         return constantTimeEquals(expected, signature);
     }
 

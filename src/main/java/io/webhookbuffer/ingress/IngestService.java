@@ -1,0 +1,224 @@
+package io.webhookbuffer.ingress;
+
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.HttpHeaders;
+
+import org.jboss.logging.Logger;
+
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.SocketAddress;
+import io.webhookbuffer.actor.IngestResult;
+import io.webhookbuffer.actor.TenantActors;
+import io.webhookbuffer.common.EventIds;
+import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.common.Utf8;
+import io.webhookbuffer.queue.IncomingEvent;
+import io.webhookbuffer.tenant.Tenant;
+import io.webhookbuffer.usage.UsageCounters;
+import io.webhookbuffer.usage.UsageMetric;
+import io.webhookbuffer.verify.HandshakeAnswer;
+import io.webhookbuffer.verify.SignatureVerifier;
+import io.webhookbuffer.verify.VerificationFailure;
+
+/**
+ * The admission of one event whose tenant and body {@link IngressGate} has admitted: the usage counts, the
+ * failed-verification budget, the signature over the raw bytes (on the event loop, or on the verification pool for
+ * a large body), a provider's handshake, the dedupe key, and the tenant's actor. It decides; {@link WebhookResource}
+ * turns the decision into HTTP. Runs on the event loop and never blocks.
+ */
+@ApplicationScoped
+public class IngestService {
+
+    private static final Logger LOG = Logger.getLogger(IngestService.class);
+
+    /** Event ids longer than this are replaced by their SHA-256 (stable, so dedupe still works): {@link #dedupeKey}. */
+    static final int MAX_EVENT_ID_LENGTH = 200;
+    private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
+    /** What was decided about one request, before HTTP. */
+    public sealed interface Admission {
+    }
+
+    /** Verified and handed to the tenant's actor: its decision. */
+    public record Decided(IngestResult result) implements Admission {
+    }
+
+    /** The signature did not verify (or the tenant has no scheme this build knows). */
+    public record Unauthorized(VerificationFailure failure) implements Admission {
+    }
+
+    /** This address has had its share of 401s from this tenant in the window: refused before any MAC. */
+    public record TooManyFailures(long retryAfterSeconds) implements Admission {
+    }
+
+    /** No room on the verification pool for this large body (all tenants, or this tenant's share): no MAC. */
+    public record VerificationBusy() implements Admission {
+    }
+
+    /** A verified endpoint check (Slack url_verification, Zoom endpoint.url_validation): nothing buffered. */
+    public record Handshake(HandshakeAnswer answer) implements Admission {
+    }
+
+    private final TenantActors actors;
+    private final UsageCounters usage;
+    private final String[] forwardHeaders;
+    private final VerificationBudget budget;
+    private final VerificationPool pool;
+    private final int offloadBytes;
+
+    public IngestService(TenantActors actors, IngressConfig config, UsageCounters usage, VerificationPool pool,
+            VerificationBudget budget) {
+        this.actors = actors;
+        this.usage = usage;
+        this.pool = pool;
+        this.budget = budget;
+        this.offloadBytes = config.verification().offloadBytes();
+        this.forwardHeaders = config.forwardHeaders().stream()
+                .map(h -> h.strip().toLowerCase(Locale.ROOT))
+                .filter(h -> !h.isEmpty() && !carriesCredentials(h))
+                .distinct()
+                .toArray(String[]::new);
+    }
+
+    /** One request's way from the gate to the actor: {@code headers} looks a request header up by name. */
+    public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, SocketAddress peer,
+            byte[] body, long receivedAt) {
+        // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
+        UsageCounters.Tally tally = usage.of(tenant.id());
+        tally.increment(UsageMetric.RECEIVED);
+        SignatureVerifier verifier = tenant.verifier();
+        String address = budget.client(peer);
+        long refusedFor = budget.addressRetryAfter(tenant.id(), address);
+        if (refusedFor > 0) {
+            return done(new TooManyFailures(refusedFor));
+        }
+        if (verifier == null) {
+            // Failure policy: fail closed. A tenant whose scheme this build does not know (or whose settings make
+            // no scheme) accepts nothing.
+            budget.failed(tenant.id(), address);
+            return done(new Unauthorized(VerificationFailure.BAD_SIGNATURE));
+        }
+        if (body.length < offloadBytes) {
+            // Small: the MACs cost less than a hop to a worker thread.
+            VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
+            return verified(tenant, headers, body, receivedAt, verifier, failure, address, tally);
+        }
+        VerificationBudget.Permit permit = budget.permit(tenant.id());
+        CompletionStage<VerificationFailure> offloaded = permit == null ? null
+                : pool.submit(() -> verifyOffLoop(verifier, headers, body, tenant, receivedAt));
+        if (offloaded == null) {
+            // Failure policy: refuse with 503 (retry), before the MAC: the pool is full, or this tenant is under a
+            // flood of bad signatures and its share of the pool is taken. A provider retries a 503.
+            if (permit != null) {
+                permit.release();
+            }
+            return done(new VerificationBusy());
+        }
+        return offloaded.whenComplete((failure, error) -> permit.release())
+                .thenCompose(failure -> verified(tenant, headers, body, receivedAt, verifier, failure, address, tally));
+    }
+
+    private static VerificationFailure verifyOffLoop(SignatureVerifier verifier, Function<String, String> headers,
+            byte[] body, Tenant tenant, long receivedAt) {
+        VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
+        LOG.debugf("Verified %d bytes for tenant %s on %s", body.length, tenant.id(), Thread.currentThread().getName());
+        return failure;
+    }
+
+    private CompletionStage<Admission> verified(Tenant tenant, Function<String, String> headers, byte[] body,
+            long receivedAt, SignatureVerifier verifier, VerificationFailure failure, String address,
+            UsageCounters.Tally tally) {
+        if (failure != VerificationFailure.NONE) {
+            tally.increment(UsageMetric.REJECTED_SIGNATURE);
+            budget.failed(tenant.id(), address);
+            return done(new Unauthorized(failure));
+        }
+        HandshakeAnswer handshake = verifier.handshake(headers, body, tenant.secrets(), receivedAt);
+        if (handshake != null) {
+            return done(new Handshake(handshake));
+        }
+        String providerId = verifier.dedupeId(headers, body);
+        String key = dedupeKey(providerId, providerId != null && verifier.signsDedupeId(headers, body), body);
+        IncomingEvent event = new IncomingEvent(tenant.id(), key, body, contentType(headers),
+                forwardedHeaders(headers), receivedAt);
+        return actors.ingest(tenant, event).thenApply(result -> {
+            count(tally, result, body.length);
+            return new Decided(result);
+        });
+    }
+
+    private static void count(UsageCounters.Tally tally, IngestResult result, int bytes) {
+        switch (result.kind()) {
+            case BUFFERED -> {
+                tally.increment(UsageMetric.ACCEPTED);
+                tally.add(UsageMetric.BYTES_ACCEPTED, bytes);
+            }
+            case DEDUPLICATED -> tally.increment(UsageMetric.DEDUPLICATED);
+            case RATE_LIMITED -> tally.increment(UsageMetric.RATE_LIMITED);
+            default -> {
+                // 503, 422: not stored, not billed beyond "received"
+            }
+        }
+    }
+
+    /**
+     * The provider's id, else the SHA-256 of the body: never random, or every retry would look new. An id that is too
+     * long, or that PostgreSQL text cannot hold exactly (a U+0000 or an unpaired surrogate, which a JSON body's
+     * {@code "id": "evt_\u0000"} can carry), is replaced by {@code sha256:<hex>} of its bytes: the same id always
+     * gives the same key (dedupe still works), different ids give different keys, and no id can fail the group
+     * commit it shares with other tenants' events. (Ids taken from headers never need it: the HTTP server refuses a
+     * control character in a header with 400, and reads every other byte as one ISO-8859-1 character.)
+     *
+     * <p>An id the signature does not cover ({@code signed} false: GitHub's {@code X-GitHub-Delivery}, the generic
+     * {@code X-Event-ID}) is bound to the body: {@code <id>:<first 32 hex digits of sha256(body)>}. A captured request
+     * re-sent with a guessed future id then gets a key of its own (its body is the old one), so it can neither make
+     * the genuine event a duplicate nor share its key at the origin. A provider's retry repeats id and body, so it
+     * still deduplicates. 128 bits of the hash are enough: the sender who wants the genuine key would need a body
+     * the provider signed whose hash begins the same.
+     */
+    static String dedupeKey(String providerId, boolean signed, byte[] body) {
+        if (providerId == null) {
+            return HexFormat.of().formatHex(Hmac.sha256(body));
+        }
+        String id = providerId.length() > MAX_EVENT_ID_LENGTH || !Utf8.storableAsText(providerId)
+                // For a valid string these are its UTF-8 bytes: the keys of long ids stored before are unchanged.
+                ? "sha256:" + HexFormat.of().formatHex(Hmac.sha256(Utf8.losslessBytes(providerId)))
+                : providerId;
+        return signed ? id : EventIds.bind(id, body);
+    }
+
+    private static String contentType(Function<String, String> headers) {
+        String type = headers.apply(HttpHeaders.CONTENT_TYPE);
+        return type == null || type.isBlank() ? DEFAULT_CONTENT_TYPE : type;
+    }
+
+    private String forwardedHeaders(Function<String, String> headers) {
+        JsonObject kept = new JsonObject();
+        for (String name : forwardHeaders) {
+            String value = headers.apply(name);
+            if (value != null) {
+                kept.put(name, value);
+            }
+        }
+        return kept.encode();
+    }
+
+    static boolean carriesCredentials(String lowerCaseName) {
+        for (String marker : new String[] { "signature", "authorization", "token", "secret", "hmac", "cookie", "api-key" }) {
+            if (lowerCaseName.contains(marker)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static CompletionStage<Admission> done(Admission admission) {
+        return CompletableFuture.completedFuture(admission);
+    }
+}
