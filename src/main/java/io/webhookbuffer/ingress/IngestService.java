@@ -107,10 +107,10 @@ public class IngestService {
         if (body.length < offloadBytes) {
             // Small: the MACs cost less than a hop to a worker thread.
             VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
-            return verified(tenant, headers, body, receivedAt, verifier, failure, address, tally);
+            return verified(tenant, headers, body, receivedAt, verifier, new Checked(failure, null), address, tally);
         }
         VerificationBudget.Permit permit = budget.permit(tenant.id());
-        CompletionStage<VerificationFailure> offloaded = permit == null ? null
+        CompletionStage<Checked> offloaded = permit == null ? null
                 : pool.submit(() -> verifyOffLoop(verifier, headers, body, tenant, receivedAt));
         if (offloaded == null) {
             // Failure policy: refuse with 503 (retry), before the MAC: the pool is full, or this tenant is under a
@@ -120,20 +120,33 @@ public class IngestService {
             }
             return done(new VerificationBusy());
         }
-        return offloaded.whenComplete((failure, error) -> permit.release())
-                .thenCompose(failure -> verified(tenant, headers, body, receivedAt, verifier, failure, address, tally));
+        return offloaded.whenComplete((checked, error) -> permit.release())
+                .thenCompose(checked -> verified(tenant, headers, body, receivedAt, verifier, checked, address, tally));
     }
 
-    private static VerificationFailure verifyOffLoop(SignatureVerifier verifier, Function<String, String> headers,
+    /** A verification's outcome, with the dedupe key when it was computed beside it (a large body: off the loop). */
+    private record Checked(VerificationFailure failure, String key) {
+    }
+
+    /**
+     * The MACs and, for an authentic body, the dedupe key: both read the whole body (the key hashes it, or parses it
+     * for a body id), so for a large one both run here, on the pool, never on the event loop.
+     */
+    private static Checked verifyOffLoop(SignatureVerifier verifier, Function<String, String> headers,
             byte[] body, Tenant tenant, long receivedAt) {
         VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
         LOG.debugf("Verified %d bytes for tenant %s on %s", body.length, tenant.id(), Thread.currentThread().getName());
-        return failure;
+        return new Checked(failure, failure == VerificationFailure.NONE ? key(verifier, headers, body) : null);
+    }
+
+    private static String key(SignatureVerifier verifier, Function<String, String> headers, byte[] body) {
+        String providerId = verifier.dedupeId(headers, body);
+        return dedupeKey(providerId, providerId != null && verifier.signsDedupeId(headers, body), body);
     }
 
     private CompletionStage<Admission> verified(Tenant tenant, Function<String, String> headers, byte[] body,
-            long receivedAt, SignatureVerifier verifier, VerificationFailure failure, String address,
-            UsageCounters.Tally tally) {
+            long receivedAt, SignatureVerifier verifier, Checked checked, String address, UsageCounters.Tally tally) {
+        VerificationFailure failure = checked.failure();
         if (failure != VerificationFailure.NONE) {
             tally.increment(UsageMetric.REJECTED_SIGNATURE);
             budget.failed(tenant.id(), address);
@@ -143,8 +156,7 @@ public class IngestService {
         if (handshake != null) {
             return done(new Handshake(handshake));
         }
-        String providerId = verifier.dedupeId(headers, body);
-        String key = dedupeKey(providerId, providerId != null && verifier.signsDedupeId(headers, body), body);
+        String key = checked.key() != null ? checked.key() : key(verifier, headers, body);
         IncomingEvent event = new IncomingEvent(tenant.id(), key, body, contentType(headers),
                 forwardedHeaders(headers), receivedAt);
         return actors.ingest(tenant, event).thenApply(result -> {
