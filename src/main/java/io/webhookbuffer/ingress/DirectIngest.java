@@ -47,15 +47,15 @@ public class DirectIngest {
         log.started(ctx);
         CompletableFuture<IngestService.Admission> decision = decide(ctx.request(), admitted);
         if (decision.isDone()) {
-            finish(ctx, decision, started);
+            finish(ctx, decision, started, admitted.rehearsal());
             return;
         }
         Context context = Vertx.currentContext();
         decision.whenComplete((admission, failure) -> {
             if (Vertx.currentContext() == context) {
-                finish(ctx, decision, started);
+                finish(ctx, decision, started, admitted.rehearsal());
             } else {
-                context.runOnContext(v -> finish(ctx, decision, started));
+                context.runOnContext(v -> finish(ctx, decision, started, admitted.rehearsal()));
             }
         });
     }
@@ -70,7 +70,8 @@ public class DirectIngest {
         }
     }
 
-    private void finish(RoutingContext ctx, CompletableFuture<IngestService.Admission> decision, long started) {
+    private void finish(RoutingContext ctx, CompletableFuture<IngestService.Admission> decision, long started,
+            boolean rehearsal) {
         IngressAnswer answer;
         try {
             answer = IngressResponses.of(decision.join());
@@ -79,7 +80,9 @@ public class DirectIngest {
             // to be stored, and the provider retries.
             answer = IngressResponses.unavailable(unavailableRetryAfter);
         }
-        answer.reportTo(listener, started);
+        if (!rehearsal) {
+            answer.reportTo(listener, started); // the warm-up's rehearsal requests are not reported
+        }
         log.answered(ctx, answer.status(), answer.reply());
         writer.writeAsRestEasy(ctx, answer);
     }

@@ -25,6 +25,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.tenant.LookupRefused;
+import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
 import io.webhookbuffer.usage.UsageCounters;
@@ -61,8 +62,11 @@ public class IngressGate {
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
 
-    /** A request the gate let through: its tenant (known and active) and its whole body, within every limit. */
-    record Admitted(Tenant tenant, byte[] body) {
+    /**
+     * A request the gate let through: its tenant (known and active) and its whole body, within every limit; and
+     * whether it is one of the start-up warm-up's rehearsals ({@link RehearsalTenant}), which no metric counts.
+     */
+    record Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
     }
 
     private final TenantDirectory tenants;
@@ -72,6 +76,7 @@ public class IngressGate {
     private final VerificationBudget verificationBudget;
     private final AnswerWriter writer;
     private final DirectIngest direct;
+    private final RehearsalTenant rehearsal;
     private final Vertx vertx;
     private final int defaultLimit;
     private final long ceiling;
@@ -83,8 +88,9 @@ public class IngressGate {
     public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
             AnswerWriter writer, DirectIngest direct, Vertx vertx, IngressConfig config, ActorConfig actor,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
-            VerificationBudget verificationBudget) {
+            VerificationBudget verificationBudget, RehearsalTenant rehearsal) {
         this.verificationBudget = verificationBudget;
+        this.rehearsal = rehearsal;
         this.tenants = tenants;
         this.inFlight = inFlight;
         this.usage = usage;
@@ -293,7 +299,8 @@ public class IngressGate {
             }
             over = true;
             vertx.cancelTimer(deadline);
-            Admitted admitted = new Admitted(tenant, declared != null ? declared : joined());
+            Admitted admitted = new Admitted(tenant, declared != null ? declared : joined(),
+                    rehearsal.is(tenant.id()));
             if (direct != null) {
                 direct.answer(ctx, admitted);
             } else {

@@ -60,9 +60,10 @@ public class WebhookResource {
                         admitted.body(), receivedAt))
                 .map(IngressResponses::of)
                 .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter))
-                .map(response -> observed(response, started));
+                .map(answer -> admitted.rehearsal() ? rest(answer) : observed(answer, started));
     }
 
+    /** Reports the answer to the ingest metrics (the warm-up's rehearsal requests are not reported). */
     private RestResponse<IngressReply> observed(IngressAnswer answer, long started) {
         answer.reportTo(listener, started);
         return rest(answer);
