@@ -169,13 +169,25 @@ ceilings_run() {
            --warmup "$(( ceiling_seconds / 2 ))s" --duration "${ceiling_seconds}s" >/dev/null
   tail -n +2 "$out/http-ceiling.txt" | head -2
   echo "== durable-commit ceiling: pgbench, 50-row group-commit statement, ${ceiling_seconds}s"
-  psql -q -v ON_ERROR_STOP=1 -d "$db" -c "DROP TABLE IF EXISTS bench_ceiling_queue, bench_ceiling_dedupe" \
-       -c "CREATE TABLE bench_ceiling_queue (LIKE event_queue INCLUDING ALL)" \
+  drop_ceiling_tables
+  psql -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE TABLE bench_ceiling_queue (LIKE event_queue INCLUDING ALL)" \
        -c "CREATE TABLE bench_ceiling_dedupe (LIKE processed_events INCLUDING ALL)"
+  # LIKE copies no trigger, and the real statement pays the queue_depth counters' (V12): the copy gets the same
+  # table, functions and triggers, made from the migration's own text with the names changed.
+  sed -e 's/queue_depth/bench_ceiling_depth/g' -e 's/queue_tenant_fixed/bench_ceiling_tenant_fixed/g' \
+      -e 's/event_queue/bench_ceiling_queue/g' src/main/resources/db/migration/V12__queue_depth.sql \
+      | psql -q -v ON_ERROR_STOP=1 -d "$db"
   pgbench -n -M prepared -c "${BENCH_PGBENCH_CLIENTS:-2}" -j "${BENCH_PGBENCH_CLIENTS:-2}" -T "$ceiling_seconds" \
           -f bench/commit-ceiling.sql "$db" >"$out/pgbench.txt" 2>&1
   grep -E '^(tps|latency average)' "$out/pgbench.txt" || true
-  psql -q -d "$db" -c "DROP TABLE bench_ceiling_queue, bench_ceiling_dedupe"
+  drop_ceiling_tables
+}
+
+drop_ceiling_tables() { # the ceiling's copies of the queue tables, with their counters and trigger functions
+  psql -q -v ON_ERROR_STOP=1 -d "$db" \
+       -c "DROP TABLE IF EXISTS bench_ceiling_queue, bench_ceiling_dedupe, bench_ceiling_depth" \
+       -c "DROP FUNCTION IF EXISTS bench_ceiling_depth_changed(), bench_ceiling_depth_truncated(),
+               bench_ceiling_tenant_fixed()"
 }
 
 live_heap_mb() { # PID: heap used after a full GC, in MB
