@@ -3,22 +3,23 @@
 # counting demo origin, signed load from io.webhookbuffer.bench.LoadGenerator, the wait for the drain, the loss
 # check, and one summary table with the HTTP and durable-commit ceilings measured in the same run.
 #
-# usage: bench/run.sh [--scenario steady|backlog|hot-tenant|many-tenants|origin-outage|burst|cold-start|smoke]
+# usage: bench/run.sh [--scenario steady|ingest-only|backlog|hot-tenant|many-tenants|origin-outage|burst|cold-start|smoke]
 #                     [--duration SECONDS] [--warmup SECONDS] [--ceiling-seconds SECONDS] [--no-ceilings]
 #                     [--runs N]
 # Settings (environment): BENCH_CONNECTIONS, BENCH_TENANTS, BENCH_RATE (open model, requests/s; default closed loop
 # where the scenario allows), BENCH_DUPLICATES, BENCH_BODY_BYTES, BENCH_DATABASE (webhook_buffer_bench, dropped and
 # recreated), BENCH_BUFFER_PORT (18080), BENCH_ORIGIN_PORT (19000), BENCH_SERVER_OPTS (-Xmx512m),
-# BENCH_GENERATOR_OPTS (-Xmx2g -XX:+UseSerialGC), BENCH_PGBENCH_CLIENTS (2),
-# BENCH_DRAIN_WAIT (300s), BENCH_OUT (bench/results/<time>-<scenario>).
-# Needs Java 17+, psql and pgbench; builds the local build (target/local/quarkus-app: the service with the tools and
-# the /bench/ceiling route, which the service's own artifact does not carry) with Maven if it is missing. Local
-# only: it starts everything on 127.0.0.1 and sends load nowhere else.
+# BENCH_SERVER_JAVA (java: the buffer's JVM), BENCH_GENERATOR_OPTS (-Xmx2g -XX:+UseSerialGC), BENCH_PGBENCH_CLIENTS (2),
+# BENCH_DRAIN_WAIT (300s), BENCH_WRK (true: the steady scenario's cross-check with wrk), BENCH_OUT
+# (bench/results/<time>-<scenario>).
+# Needs Java 17+, psql and pgbench, and wrk for the steady scenario's cross-check (apt-get install wrk); builds the
+# local build (target/local/quarkus-app: the service with the tools and the /bench/ceiling route, which the service's
+# own artifact does not carry) with Maven if it is missing. Local only: everything on 127.0.0.1, no load elsewhere.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-usage() { sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 scenario=steady; duration=""; warmup=""; ceiling_seconds=""; ceilings=true; runs=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -33,18 +34,25 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# Scenario defaults; each can be overridden by the flags and BENCH_* settings above. steady warms up for 20 s: a
-# fresh buffer's per-second rate was still climbing 10-16 s after its start (JIT) in three of six runs on 2026-11-30.
+# Scenario defaults; each can be overridden by the flags and BENCH_* settings above.
+# steady is the production shape: the drain runs beside the ingest (delivery on), the load starts the moment the buffer
+# is ready (the generator has warmed itself up inside its own JVM first), and the first 15 s (cold) and the last 15 s
+# (warm) are reported apart; then wrk loads the same buffer for 15 s as an independent check of the generator.
+# ingest-only is the figure published until 2026-12-01: delivery off while ingest is measured, after a 20 s warm-up.
 rate=""; hot_share=""; count=""; burst=""; outage=""; drain_mode=after; live_heap=false; eviction=""; prime=""
+windows=""; self_warmup=""; wrk_seconds=""; buffer_env=()
 case "$scenario" in
-  steady)        tenants=10;     connections=64; duplicates=0.05; d=20; w=20; c=10;;
+  steady)        tenants=10;     connections=64; duplicates=0.05; d=60; w=0;  c=10; drain_mode=live;
+                 windows=cold=0-15,warm=45-60; self_warmup=10; wrk_seconds=15;;
+  ingest-only)   tenants=10;     connections=64; duplicates=0.05; d=20; w=20; c=10;;
   backlog)       tenants=10;     connections=64; duplicates=0;    d=0;  w=0;  c=10; count=1000000;;
   hot-tenant)    tenants=1001;   connections=64; duplicates=0;    d=20; w=15; c=10; rate=3000; hot_share=0.8;;
   many-tenants)  tenants=100000; connections=64; duplicates=0;    d=0;  w=0;  c=10; count=300000; live_heap=true; eviction=20s;;
   origin-outage) tenants=10;     connections=64; duplicates=0.05; d=90; w=20; c=10; rate=3000; outage=60; drain_mode=live;;
   burst)         tenants=10;     connections=64; duplicates=0.05; d=30; w=5;  c=10; rate=1500; burst=10;;
   cold-start)    tenants=1000;   connections=64; duplicates=0;    d=20; w=5;  c=10; rate=2000; prime=true;;
-  smoke)         tenants=3;      connections=4;  duplicates=0.05; d=3;  w=0;  c=1;  rate=100;;
+  smoke)         tenants=3;      connections=4;  duplicates=0.05; d=3;  w=0;  c=1;  rate=100;
+                 buffer_env=(BUFFER_WARMUP_REQUESTS=2000);; # CI runs it: the whole path, a short rehearsal
   *) echo "unknown scenario $scenario" >&2; usage;;
 esac
 duration=${duration:-$d}; warmup=${warmup:-$w}; ceiling_seconds=${ceiling_seconds:-$c}
@@ -53,6 +61,7 @@ duplicates=${BENCH_DUPLICATES:-$duplicates}; rate=${BENCH_RATE:-$rate}; body_byt
 db=${BENCH_DATABASE:-webhook_buffer_bench}
 buffer_port=${BENCH_BUFFER_PORT:-18080}; origin_port=${BENCH_ORIGIN_PORT:-19000}
 server_opts=${BENCH_SERVER_OPTS:--Xmx512m}
+server_java=${BENCH_SERVER_JAVA:-java}
 # The generator is a fresh JVM each run, on the cores the buffer uses. Its C2 compiler works during the warm-up;
 # without C2 (-XX:TieredStopAtLevel=1) SHA-256 is not intrinsified and signing alone took a third of the
 # generator's CPU: 38 core-µs per request in the measured window against 17-21 with C2 (docs/performance.md).
@@ -73,6 +82,11 @@ export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postg
 for tool in java psql pgbench curl; do
   command -v "$tool" >/dev/null || { echo "bench/run.sh needs $tool" >&2; exit 2; }
 done
+use_wrk=false
+if [ -n "$wrk_seconds" ] && [ "${BENCH_WRK:-true}" = true ]; then
+  command -v wrk >/dev/null || { echo "the $scenario scenario cross-checks with wrk: apt-get install wrk, or BENCH_WRK=false" >&2; exit 2; }
+  use_wrk=true
+fi
 if [ ! -f "$app/quarkus-run.jar" ]; then
   echo "building the local build (mvn -B -Plocal package -Dexec.skip)"
   mvn -B -q -Plocal package -Dexec.skip
@@ -129,7 +143,7 @@ start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]
       BUFFER_CONTROL_SECRET="$control_secret" BUFFER_ORIGIN_BASE_URL="http://127.0.0.1:$origin_port" \
       BUFFER_ORIGIN_TOKEN="$origin_token" BUFFER_DELIVERY_SIGNING_SECRET="$signing_secret" \
       BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_BENCH_CEILING_ENDPOINT=true \
-      "$@" java $server_opts -jar "$app/quarkus-run.jar" >"$out/buffer-$name.log" 2>&1 &
+      "${buffer_env[@]}" "$@" "$server_java" $server_opts -jar "$app/quarkus-run.jar" >"$out/buffer-$name.log" 2>&1 &
   buffer_pid=$!; started+=("$buffer_pid")
   wait_for "http://127.0.0.1:$buffer_port/q/health/ready" 120
 }
@@ -160,7 +174,59 @@ load_options() { # the scenario's load, as LoadGenerator options
   # cold-start: the warm-up goes to the ceiling endpoint, so the generator is compiled and the ingest path is not.
   if [ -n "$prime" ]; then o+=(--warmup-path '/bench/ceiling?tenant='); fi
   if [ -n "$burst" ]; then o+=(--burst-rate "$(( rate * burst ))" --burst-at 10s --burst-for 10s); fi
+  if [ -n "$windows" ]; then o+=(--windows "$windows"); fi
   printf '%s\n' "${o[@]}"
+}
+
+# wrk LABEL PATH SECONDS: the independent generator (bench/ingest.lua: the same tenants, body size, signature scheme
+# and duplicate share; 2 threads, the same connections), its output in $out/LABEL.txt.
+wrk_run() {
+  local label=$1 path=$2 seconds=$3 body
+  body=$(printf '{"type":"invoice.paid","data":{"object":{"id":"in_bench","lines":"%s"}}}' \
+         "$(head -c $(( body_bytes > 70 ? body_bytes - 70 : 0 )) /dev/zero | tr '\0' 'x')")
+  ( cd bench && BENCH_TENANTS=$tenants BENCH_TENANT_PREFIX=bench BENCH_RUN="$label$(date +%s)" BENCH_PATH="$path" \
+      BENCH_DUPLICATES="$duplicates" BENCH_BODY="$body" \
+      BENCH_SIGNATURE=$(printf '%s' "$body" | openssl dgst -sha256 -hmac "$webhook_secret" -hex | sed 's/^.* //') \
+      wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest.lua "http://127.0.0.1:$buffer_port" ) \
+      >"$out/$label.txt" 2>&1
+  grep -E '^(requests|ack latency p99:)' "$out/$label.txt" | sed 's/^/   /'
+}
+
+# origin_sampler FILE: once a second until killed, the origin's distinct events and the buffer's group-commit
+# counters (commits, events carried, seconds spent): epoch ms, distinct, commits, events, seconds.
+origin_sampler() {
+  local metrics
+  set +e +o pipefail # a sample the buffer or the origin does not answer (starting, busy) is left blank, not fatal
+  while true; do
+    metrics=$(curl -s --max-time 1 "http://127.0.0.1:$buffer_port/q/metrics" | awk '
+      $1 == "buffer_queue_commits_total" { c = $2 } $1 == "buffer_queue_committed_events_total" { e = $2 }
+      $1 == "buffer_queue_commit_seconds_total" { s = $2 } END { printf "%s\t%s\t%s", c, e, s }')
+    printf '%s\t%s\t%s\n' "$(date +%s%3N)" "$(curl -s --max-time 1 "http://127.0.0.1:$origin_port/stats" \
+      | sed -n 's/.*"distinctEvents":\([0-9]*\).*/\1/p')" "$metrics" >>"$1"
+    sleep 1
+  done
+}
+
+# cpu_sampler FILE GENERATOR_PID: once a second, the CPU time (clock ticks) the machine spent idle and what the
+# buffer, the generator, the origin and PostgreSQL (all its processes) used, to say where a window's time went.
+cpu_sampler() {
+  local file=$1 generator=$2 p
+  set +e +o pipefail # a process that has gone counts 0
+  printf 'epoch_ms\tidle\tbuffer\tgenerator\torigin\tpostgres\n' >"$file"
+  ticks() { # PID...: utime + stime of each, summed (its threads included)
+    local sum=0 pid
+    for pid in "$@"; do
+      [ -r "/proc/$pid/stat" ] && sum=$(( sum + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
+    done
+    echo "$sum"
+  }
+  while true; do
+    local java_generator; java_generator=$(pgrep -f 'io.webhookbuffer.bench.LoadGenerator' | head -1)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%s%3N)" "$(awk '/^cpu / {print $5 + $6}' /proc/stat)" \
+      "$(ticks "$buffer_pid")" "$(ticks ${java_generator:-$generator})" "$(ticks "$origin_pid")" \
+      "$(ticks $(pgrep -u postgres))" >>"$file"
+    sleep 1
+  done
 }
 
 ceilings_run() {
@@ -168,10 +234,30 @@ ceilings_run() {
   generate http-ceiling --path '/bench/ceiling?tenant=' --connections "$connections" \
            --warmup "$(( ceiling_seconds / 2 ))s" --duration "${ceiling_seconds}s" >/dev/null
   tail -n +2 "$out/http-ceiling.txt" | head -2
+  if $use_wrk; then
+    echo "== HTTP ceiling with wrk, ${ceiling_seconds}s"
+    wrk_run wrk-http-ceiling '/bench/ceiling?tenant=' "$ceiling_seconds"
+  fi
+}
+
+# The durable-commit ceiling runs first, on the fresh database before anything else starts: run after the load, it
+# shared the machine with autovacuum and the checkpoint the load had caused, and two consecutive runs on 2026-12-01
+# gave 48k and 93k rows/s.
+commit_ceiling_run() {
   echo "== durable-commit ceiling: pgbench, 50-row group-commit statement, ${ceiling_seconds}s"
-  drop_ceiling_tables
-  psql -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE TABLE bench_ceiling_queue (LIKE event_queue INCLUDING ALL)" \
-       -c "CREATE TABLE bench_ceiling_dedupe (LIKE processed_events INCLUDING ALL)"
+  # The two tables as the migrations make them (columns, keys, indexes), in a schema of their own that is dropped
+  # afterwards, so the buffer's own migrations later find an empty database.
+  psql -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" -c "DROP SCHEMA IF EXISTS ceiling CASCADE" \
+       -c "CREATE SCHEMA ceiling"
+  local migration
+  for migration in $(ls src/main/resources/db/migration/V*__*.sql | sed 's/.*\/V\([0-9_]*\)__.*/\1 &/' \
+                     | awk '{ v = $1; gsub("_", ".", v); print v, $2 }' | sort -V | awk '{ print $2 }'); do
+    PGOPTIONS=--search_path=ceiling psql -q -v ON_ERROR_STOP=1 -d "$db" -f "$migration" >/dev/null
+  done
+  psql -q -v ON_ERROR_STOP=1 -d "$db" -c "DROP TABLE IF EXISTS bench_ceiling_queue, bench_ceiling_dedupe" \
+       -c "CREATE TABLE bench_ceiling_queue (LIKE ceiling.event_queue INCLUDING ALL)" \
+       -c "CREATE TABLE bench_ceiling_dedupe (LIKE ceiling.processed_events INCLUDING ALL)" \
+       -c "SET client_min_messages = warning" -c "DROP SCHEMA ceiling CASCADE"
   # LIKE copies no trigger, and the real statement pays the queue_depth counters' (V12): the copy gets the same
   # table, functions and triggers, made from the migration's own text with the names changed.
   sed -e 's/queue_depth/bench_ceiling_depth/g' -e 's/queue_tenant_fixed/bench_ceiling_tenant_fixed/g' \
@@ -201,14 +287,40 @@ run_once() { # RUN_NUMBER
   mkdir -p "$out"
   echo "== run $1 of $runs: scenario $scenario, results in $out"
   psql -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+  if $ceilings; then
+    commit_ceiling_run
+  fi
   start_origin
   local mode=false extra=() report=()
   [ "$drain_mode" = live ] && mode=true
   [ -n "$eviction" ] && extra+=(BUFFER_ACTOR_IDLE_EVICTION="$eviction")
-  start_buffer ingest "$mode" "${extra[@]}"
   mapfile -t load < <(load_options)
   accepted=()
-  generate provision --provision only --control-secret "$control_secret"
+  local generator_pid="" sampler_pid="" cpu_pid=""
+  if [ -n "$self_warmup" ]; then
+    # The generator warms itself up in its own JVM first; the buffer starts only then, and the generator provisions
+    # and loads the moment the buffer answers ready, so the cold window is the buffer's first seconds, not the
+    # generator's.
+    echo "== ingest (the generator warms up ${self_warmup}s on its own, then waits for the buffer): ${load[*]}"
+    rm -f "$out/warmed"
+    generate ingest "${load[@]}" --accepted-out "$out/accepted-ingest.txt" --self-warmup "${self_warmup}s" \
+             --warmed-file "$out/warmed" --await-ready 180s --provision true --control-secret "$control_secret" &
+    generator_pid=$!; started+=("$generator_pid")
+    local i
+    for i in $(seq 1 $(( (self_warmup + 60) * 10 ))); do
+      [ -f "$out/warmed" ] && break
+      kill -0 "$generator_pid" 2>/dev/null || { echo "the generator stopped before its warm-up ended" >&2; return 1; }
+      sleep 0.1
+    done
+    origin_sampler "$out/origin-samples.tsv" & sampler_pid=$!; started+=("$sampler_pid")
+  fi
+  start_buffer ingest "$mode" "${extra[@]}"
+  if [ -n "$generator_pid" ]; then
+    cpu_sampler "$out/cpu-samples.tsv" "$generator_pid" & cpu_pid=$!; started+=("$cpu_pid")
+  fi
+  if [ -z "$generator_pid" ]; then
+    generate provision --provision only --control-secret "$control_secret"
+  fi
 
   if [ "$scenario" = hot-tenant ]; then
     echo "== baseline: the 1,000 quiet tenants alone at $(awk -v r="$rate" -v h="$hot_share" 'BEGIN{print r*(1-h)}')/s"
@@ -230,9 +342,22 @@ run_once() { # RUN_NUMBER
       echo "   origin back" ) &
     outage_pid=$!; started+=("$outage_pid")
   fi
-  echo "== ingest: ${load[*]}"
-  generate ingest "${load[@]}" --accepted-out "$out/accepted-ingest.txt"
+  if [ -n "$generator_pid" ]; then
+    wait "$generator_pid"
+  else
+    echo "== ingest: ${load[*]}"
+    generate ingest "${load[@]}" --accepted-out "$out/accepted-ingest.txt"
+  fi
   accepted+=("$out/accepted-ingest.txt")
+  if $use_wrk; then
+    echo "== cross-check: wrk against the same buffer for ${wrk_seconds}s, the drain still running"
+    wrk_run wrk-ingest /webhook/ "$wrk_seconds"
+    report+=(--wrk "$out/wrk-ingest.txt")
+  fi
+  if [ -n "$sampler_pid" ]; then
+    kill "$sampler_pid" "$cpu_pid" 2>/dev/null || true
+    report+=(--origin-samples "$out/origin-samples.tsv" --cpu-samples "$out/cpu-samples.tsv")
+  fi
   local rss_kb; rss_kb=$(awk '/VmHWM/ {print $2}' "/proc/$buffer_pid/status")
   report+=(--rss-kb "$rss_kb")
   if $live_heap; then
@@ -245,6 +370,7 @@ run_once() { # RUN_NUMBER
   if $ceilings; then
     ceilings_run
     report+=(--http-ceiling "$out/http-ceiling.json" --pgbench "$out/pgbench.txt")
+    if $use_wrk; then report+=(--wrk-ceiling "$out/wrk-http-ceiling.txt"); fi
   fi
   if [ "$drain_mode" = after ]; then
     stop_buffer

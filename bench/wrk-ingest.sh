@@ -18,7 +18,7 @@ export BENCH_RUN=run$(date +%s)
 sign_command() { # ts nonce body -> base64url(HMAC-SHA256(secret, ts.nonce.body)) without padding
   printf '%s.%s.%s' "$1" "$2" "$3" | openssl dgst -sha256 -hmac "$secret" -binary | openssl base64 -A | tr '+/' '-_' | tr -d '='
 }
-for i in $(seq 1 "$BENCH_TENANTS"); do
+for i in $(seq 0 $(( BENCH_TENANTS - 1 ))); do
   body="{\"secrets\":[\"$webhook_secret\"],\"rateLimit\":1000000,\"rateWindowSeconds\":1}"
   ts=$(date +%s); nonce=$(openssl rand -base64 18 | tr '+/' '-_' | tr -d '=')
   curl -sf -o /dev/null -X PUT "$url/control/tenants/$BENCH_TENANT_PREFIX-$i" -H 'content-type: application/json' \

@@ -11,7 +11,7 @@ import org.jboss.logging.Logger;
 
 import io.webhookbuffer.actor.IngestResult.Kind;
 import io.webhookbuffer.queue.DrainScheduler;
-import io.webhookbuffer.queue.GroupCommitWriter;
+import io.webhookbuffer.queue.EventWriter;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.queue.StoreOutcome;
 import io.webhookbuffer.tenant.Tenant;
@@ -28,7 +28,7 @@ final class TenantActor {
 
     private final String tenantId;
     private final ActorConfig config;
-    private final GroupCommitWriter writer;
+    private final EventWriter writer;
     private final DrainScheduler drains;
     private final Executor executor;
     private final ActorClock clock;
@@ -39,7 +39,7 @@ final class TenantActor {
     // @protectedby: the actor's turn (only touched by messages)
     private final TenantPipeline<CompletableFuture<IngestResult>> pipeline;
 
-    TenantActor(String tenantId, ActorConfig config, GroupCommitWriter writer, DrainScheduler drains,
+    TenantActor(String tenantId, ActorConfig config, EventWriter writer, DrainScheduler drains,
             Executor executor, ActorClock clock) {
         this.tenantId = tenantId;
         this.config = config;

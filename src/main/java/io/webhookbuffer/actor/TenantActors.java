@@ -17,6 +17,8 @@ import io.webhookbuffer.actor.IngestResult.Kind;
 import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.GroupCommitWriter;
 import io.webhookbuffer.queue.IncomingEvent;
+import io.webhookbuffer.queue.RehearsalWriter;
+import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
 
 /** The actor registry: routes an event to its tenant's actor, creating it on demand and dropping it when idle. */
@@ -26,13 +28,18 @@ public class TenantActors {
     private final ActorConfig config;
     private final GroupCommitWriter writer;
     private final DrainScheduler drains;
+    private final RehearsalTenant rehearsal;
+    private final RehearsalWriter rehearsalWriter;
     private final ExecutorService executor;
     private final Cache<String, TenantActor> actors;
 
-    public TenantActors(ActorConfig config, GroupCommitWriter writer, DrainScheduler drains) {
+    public TenantActors(ActorConfig config, GroupCommitWriter writer, DrainScheduler drains,
+            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter) {
         this.config = config;
         this.writer = writer;
         this.drains = drains;
+        this.rehearsal = rehearsal;
+        this.rehearsalWriter = rehearsalWriter;
         int threads = config.threads() > 0 ? config.threads() : Runtime.getRuntime().availableProcessors();
         AtomicInteger n = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(threads, runnable -> {
@@ -51,13 +58,26 @@ public class TenantActors {
     /** Hands the event to its tenant's actor; the stage completes with the decision, after the commit if any. */
     public CompletionStage<IngestResult> ingest(Tenant tenant, IncomingEvent event) {
         try {
-            return actors.get(tenant.id(), id -> new TenantActor(id, config, writer, drains, executor,
-                    ActorClock.SYSTEM))
-                    .ingest(tenant, event);
+            return actors.get(tenant.id(), this::newActor).ingest(tenant, event);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(
                     new IngestResult(Kind.UNAVAILABLE, event.eventId(), config.unavailableRetryAfterSeconds()));
         }
+    }
+
+    /**
+     * A real tenant's actor stores through the group commit and wakes its drain; the warm-up's rehearsal tenant's
+     * writes are rolled back, so there is never anything to drain.
+     */
+    private TenantActor newActor(String id) {
+        return rehearsal.is(id)
+                ? new TenantActor(id, config, rehearsalWriter, tenantId -> { }, executor, ActorClock.SYSTEM)
+                : new TenantActor(id, config, writer, drains, executor, ActorClock.SYSTEM);
+    }
+
+    /** Forgets the rehearsal tenant's actor once the warm-up is over (it would otherwise wait for idle eviction). */
+    public void forget(String tenantId) {
+        actors.invalidate(tenantId);
     }
 
     /** Actors alive now (for operators and tests of eviction). */

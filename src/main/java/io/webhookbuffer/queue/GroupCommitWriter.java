@@ -1,9 +1,6 @@
 package io.webhookbuffer.queue;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,7 +22,6 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxException;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.DatabaseException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -50,7 +46,7 @@ import io.vertx.sqlclient.Tuple;
  * is one statement and one round trip.
  */
 @ApplicationScoped
-public class GroupCommitWriter {
+public class GroupCommitWriter implements EventWriter {
 
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
     private static final String NOT_NULL_VIOLATION = "23502";
@@ -204,6 +200,7 @@ public class GroupCommitWriter {
      * Queues the event for the next commit. The callback runs exactly once, on a database I/O or timer thread (it
      * must not block), when the commit succeeded or failed, or when {@code buffer.queue.write-timeout} passed first.
      */
+    @Override
     public void write(IncomingEvent event, Consumer<StoreOutcome> callback) {
         pending.add(new Pending(event, callback));
         flush();
@@ -498,23 +495,7 @@ public class GroupCommitWriter {
     }
 
     private static Tuple toArrays(List<Pending> batch) {
-        int n = batch.size();
-        String[] tenants = new String[n];
-        String[] ids = new String[n];
-        Buffer[] bodies = new Buffer[n];
-        String[] contentTypes = new String[n];
-        String[] headers = new String[n];
-        OffsetDateTime[] receivedAt = new OffsetDateTime[n];
-        for (int i = 0; i < n; i++) {
-            IncomingEvent e = batch.get(i).event;
-            tenants[i] = e.tenantId();
-            ids[i] = e.eventId();
-            bodies[i] = Buffer.buffer(e.body());
-            contentTypes[i] = e.contentType();
-            headers[i] = e.headersJson();
-            receivedAt[i] = OffsetDateTime.ofInstant(Instant.ofEpochMilli(e.receivedAtMillis()), ZoneOffset.UTC);
-        }
-        return Tuple.of(tenants, ids, bodies, contentTypes, headers, receivedAt);
+        return BatchArrays.of(batch.size(), i -> batch.get(i).event);
     }
 
     /** Events [from, to) were written: those the statement returned are stored, the others were duplicates. */

@@ -84,6 +84,7 @@ public class TenantDirectory {
     private final RefreshLimiter refreshes;
     private final LookupBudget misses;
     private final LookupBudget originQuestions;
+    private final RehearsalTenant rehearsal;
     private final TenantRepository repository;
     private final OriginTenantSource originSource;
     private final boolean originPull;
@@ -91,8 +92,10 @@ public class TenantDirectory {
     private volatile OffsetDateTime lastLook = OffsetDateTime.now(ZoneOffset.UTC);
 
     public TenantDirectory(TenantConfig config, TenantRepository repository, OriginTenantSource originSource,
-            @ConfigProperty(name = "quarkus.datasource.reactive.max-size", defaultValue = "20") int poolSize) {
+            @ConfigProperty(name = "quarkus.datasource.reactive.max-size", defaultValue = "20") int poolSize,
+            RehearsalTenant rehearsal) {
         problems(config, poolSize).throwIfAny();
+        this.rehearsal = rehearsal;
         this.repository = repository;
         this.originSource = originSource;
         this.originPull = config.originPull().enabled();
@@ -140,6 +143,10 @@ public class TenantDirectory {
 
     /** Completes with the tenant (active or not), or with null when the id is unknown. */
     public CompletionStage<Tenant> find(String tenantId) {
+        Tenant rehearsing = rehearsal.lookup(tenantId);
+        if (rehearsing != null) {
+            return CompletableFuture.completedFuture(rehearsing); // the warm-up's: never in the database or the cache
+        }
         if (unknown.getIfPresent(tenantId) != null) {
             return CompletableFuture.completedFuture(null);
         }

@@ -20,11 +20,22 @@ public class UsageCounters {
     private static final int METRICS = UsageMetric.values().length;
 
     private final Map<String, Tally> tallies = new ConcurrentHashMap<>();
+    /** The warm-up's rehearsal tenant: never counted (its tally is thrown away, never flushed or pushed). */
+    private volatile String ignored = "";
 
     /** One tenant's counters; fetch once per request and count on it. */
     public Tally of(String tenantId) {
+        if (ignored.equals(tenantId)) {
+            return new Tally();
+        }
         Tally tally = tallies.get(tenantId); // the common case: a plain read, no bin lock
         return tally != null ? tally : tallies.computeIfAbsent(tenantId, id -> new Tally());
+    }
+
+    /** Counts nothing for {@code tenantId} from now on (the warm-up's rehearsal tenant, whose id is never reused). */
+    public void ignore(String tenantId) {
+        ignored = tenantId;
+        tallies.remove(tenantId);
     }
 
     public void add(String tenantId, UsageMetric metric, long n) {

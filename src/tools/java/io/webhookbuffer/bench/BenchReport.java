@@ -42,10 +42,12 @@ public final class BenchReport {
                    [--http-ceiling RESULT.json]
                    [--pgbench PGBENCH_OUTPUT] [--pgbench-rows 50] [--rss-kb N] [--baseline RESULT.json]
                    [--live-heap-mb N] [--bulkhead 16] [--summary-out FILE]
+                   [--wrk WRK_OUTPUT] [--wrk-ceiling WRK_OUTPUT] [--origin-samples TSV] [--cpu-samples TSV]
                    or: BenchReport --median SUMMARY.md[,SUMMARY.md...] (one table: the median of several runs)""";
     private static final Set<String> OPTIONS = Set.of("origin", "accepted", "ingest", "scenario", "drain-start-ms",
             "drain-start-count", "wait", "http-ceiling", "pgbench", "pgbench-rows", "rss-kb", "baseline", "live-heap-mb", "bulkhead",
-            "summary-out", "median");
+            "summary-out", "median", "wrk", "wrk-ceiling", "origin-samples",
+            "cpu-samples");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TPS = Pattern.compile("^tps = ([0-9.]+)", Pattern.MULTILINE);
 
@@ -148,6 +150,7 @@ public final class BenchReport {
         table.row("delivered twice", Long.toString(after.get("duplicates")));
         table.row("order violations", Long.toString(after.get("orderViolations")));
         ceilingRows(o, ingest, table);
+        shapeRows(o, ingest, table);
         return table;
     }
 
@@ -197,21 +200,38 @@ public final class BenchReport {
         }
     }
 
+    /** The steady scenario's rows: its windows, the independent generator, the drain in the warm window. */
+    private static void shapeRows(CliOptions o, LoadResult ingest, SummaryTable table) throws IOException {
+        String httpFile = o.get("http-ceiling", null);
+        LoadResult http = httpFile == null ? null : JSON.readValue(Path.of(httpFile).toFile(), LoadResult.class);
+        String pgbenchFile = o.get("pgbench", null);
+        double commit = pgbenchFile == null ? 0 : pgbenchTps(Files.readString(Path.of(pgbenchFile),
+                StandardCharsets.UTF_8)) * o.integer("pgbench-rows", 50, 1, 100_000);
+        ShapeRows.windows(ingest, http == null ? 0 : http.acceptedPerSecond(), commit, table);
+        ShapeRows.wrk(pathOrNull(o.get("wrk", null)), pathOrNull(o.get("wrk-ceiling", null)), ingest, http, table);
+        ShapeRows.drainInWarmWindow(pathOrNull(o.get("origin-samples", null)), ingest, table);
+        ShapeRows.cpuInWarmWindow(pathOrNull(o.get("cpu-samples", null)), ingest, table);
+    }
+
+    private static Path pathOrNull(String p) {
+        return p == null ? null : Path.of(p);
+    }
+
     /** The transactions per second pgbench reported, or 0 when it reported none. */
     static double pgbenchTps(String output) {
         Matcher m = TPS.matcher(output);
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
-    private static String ratio(double ours, double ceiling) {
+    static String ratio(double ours, double ceiling) {
         return ceiling > 0 ? String.format(Locale.ROOT, "%.2f", ours / ceiling) : "n/a";
     }
 
-    private static String number(double v) {
+    static String number(double v) {
         return String.format(Locale.ROOT, "%.0f", v);
     }
 
-    private static String decimal(double v) {
+    static String decimal(double v) {
         return String.format(Locale.ROOT, "%.2f", v);
     }
 

@@ -73,15 +73,21 @@ public final class LoadGenerator {
                    [--duplicates 0.05] [--body-bytes 1260] [--hot-share 0.5] [--max-outstanding 50000]
                    [--tenant-from 0] [--provision true|only --control-secret C] [--accepted-out FILE]
                    [--result-out FILE] [--label NAME] [--warmup-path /bench/ceiling?tenant=] [--timeline FILE]
+                   [--windows cold=0-15,warm=45-60] [--self-warmup 10s [--warmed-file FILE]] [--await-ready 120s]
             Tenants are {prefix}-{tenant-from}..{prefix}-{tenants - 1}; with --hot-share, {prefix}-0 is the hot one.
             --provision only creates the tenants (signed PUT /control/tenants/{id}) and sends no load.
             --warmup-path sends the warm-up there instead (cold-start runs: the generator warm, the ingest path cold).
-            --timeline writes one line per second: answers, their p50/p99/max ack latency, failures.""";
+            --timeline writes one line per second: answers, their p50/p99/max ack latency, failures.
+            --windows measures named parts of the run on their own (seconds after the measured start).
+            --self-warmup first sends the same load for that long to a server inside this JVM (its code compiled,
+            the target untouched), then touches --warmed-file; --await-ready then polls {url}/q/health/ready until
+            it answers 200 before provisioning and loading, so the load starts within 50 ms of readiness.""";
     /** The options it takes (package-private for its tests). */
     static final Set<String> OPTIONS = Set.of("url", "path", "tenants", "tenant-prefix", "webhook-secret",
             "provider", "connections", "threads", "duration", "count", "warmup", "rate", "burst-rate", "burst-at",
             "burst-for", "duplicates", "body-bytes", "hot-share", "max-outstanding", "provision", "control-secret",
-            "accepted-out", "result-out", "label", "tenant-from", "warmup-path", "timeline");
+            "accepted-out", "result-out", "label", "tenant-from", "warmup-path", "timeline", "windows", "self-warmup",
+            "warmed-file", "await-ready");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final Duration GRACE = Duration.ofSeconds(30);
     /**
@@ -95,7 +101,8 @@ public final class LoadGenerator {
             int connections, int threads, Duration duration, long count, Duration warmup, double rate, double burstRate,
             Duration burstAt, Duration burstFor, double duplicates, int bodyBytes, double hotShare, int maxOutstanding,
             String provision, String controlSecret, Path acceptedOut, Path resultOut, String label, int tenantFrom,
-            String warmupPath, Path timeline) {
+            String warmupPath, Path timeline, Windows windows, Duration selfWarmup, Path warmedFile,
+            Duration awaitReady) {
 
         static Settings from(CliOptions o) {
             double rate = o.decimal("rate", 0, 0, 10_000_000);
@@ -114,7 +121,9 @@ public final class LoadGenerator {
                     o.get("provision", "false"), o.get("control-secret", null),
                     pathOrNull(o.get("accepted-out", null)), pathOrNull(o.get("result-out", null)),
                     o.get("label", "load"), o.integer("tenant-from", 0, 0, 10_000_000), o.get("warmup-path", null),
-                    pathOrNull(o.get("timeline", null)));
+                    pathOrNull(o.get("timeline", null)), Windows.parse(o.get("windows", null)),
+                    o.duration("self-warmup", Duration.ZERO), pathOrNull(o.get("warmed-file", null)),
+                    o.duration("await-ready", Duration.ZERO));
             if (!Set.of("false", "true", "only").contains(s.provision)) {
                 throw new IllegalArgumentException("--provision takes true, false or only");
             }
@@ -130,6 +139,9 @@ public final class LoadGenerator {
             if (s.warmupPath != null && s.warmup.isZero()) {
                 throw new IllegalArgumentException("--warmup-path needs --warmup");
             }
+            if (s.windows.endNanos() > s.duration.toNanos()) {
+                throw new IllegalArgumentException("--windows end after --duration");
+            }
             if (!s.burstFor.isZero() && rate == 0) {
                 throw new IllegalArgumentException("a burst needs --rate (open model)");
             }
@@ -143,6 +155,14 @@ public final class LoadGenerator {
 
         boolean openModel() {
             return rate > 0;
+        }
+
+        /** The same load for {@code length}, to {@code target}, with no provisioning, windows or files. */
+        Settings selfWarmupAgainst(URI target, Duration length) {
+            return new Settings(target, path, tenants, tenantPrefix, webhookSecret, provider, connections, threads,
+                    length, 0, Duration.ZERO, rate, rate, Duration.ZERO, Duration.ZERO, duplicates, bodyBytes,
+                    hotShare, maxOutstanding, "false", controlSecret, null, null, "self-warmup", tenantFrom, null,
+                    null, Windows.none(), Duration.ZERO, null, Duration.ZERO);
         }
 
         String tenant(int index) {
@@ -166,6 +186,7 @@ public final class LoadGenerator {
     private final AtomicLong nextTenant = new AtomicLong();
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final String filler;
+    private long readyAtEpochMs;
 
     LoadGenerator(Settings settings, PrintWriter out) {
         this.settings = settings;
@@ -208,6 +229,14 @@ public final class LoadGenerator {
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(settings.threads())
                 .setPreferNativeTransport(true));
         try {
+            long readyAt = 0;
+            if (!settings.selfWarmup().isZero()) {
+                SelfWarmup.run(vertx, settings, out);
+            }
+            if (!settings.awaitReady().isZero()) {
+                readyAt = SelfWarmup.awaitReady(vertx, settings, out);
+            }
+            this.readyAtEpochMs = readyAt;
             if (!"false".equals(settings.provision())) {
                 provision(vertx);
             }
@@ -220,7 +249,7 @@ public final class LoadGenerator {
         }
     }
 
-    private LoadResult load(Vertx vertx) throws Exception {
+    LoadResult load(Vertx vertx) throws Exception {
         int threads = settings.threads();
         long startNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200); // every driver deployed by then
         List<Driver> drivers = new ArrayList<>();
@@ -251,7 +280,9 @@ public final class LoadGenerator {
         }
         long ended = drivers.stream().mapToLong(d -> d.lastStartNanos).max().orElse(startNanos);
         long accepted = writeAccepted(drivers);
-        LoadResult result = result(startNanos, ended, accepted);
+        LoadResult result = result(startNanos, ended, accepted,
+                System.currentTimeMillis() + TimeUnit.NANOSECONDS.toMillis(startNanos + settings.warmup().toNanos()
+                        - System.nanoTime()));
         if (settings.resultOut() != null) {
             JSON.writeValue(settings.resultOut().toFile(), result);
         }
@@ -275,7 +306,7 @@ public final class LoadGenerator {
         }
     }
 
-    private LoadResult result(long startNanos, long lastStartNanos, long accepted) {
+    private LoadResult result(long startNanos, long lastStartNanos, long accepted, long measuredFromEpochMs) {
         long measureFrom = startNanos + settings.warmup().toNanos();
         double seconds = settings.count() > 0 && settings.warmup().isZero()
                 ? Math.max(1e-3, (lastStartNanos - startNanos) / 1e9)
@@ -288,7 +319,8 @@ public final class LoadGenerator {
                 settings.connections(), settings.tenants(), seconds, requests, requests / seconds,
                 acceptedMeasured / seconds, byStatus, snapshot(errors), unsent.sum(),
                 LoadResult.Latency.of(allHistogram), LoadResult.Latency.of(hot.getIntervalHistogram()),
-                LoadResult.Latency.of(quiet.getIntervalHistogram()), accepted);
+                LoadResult.Latency.of(quiet.getIntervalHistogram()), accepted, settings.windows().results(),
+                measuredFromEpochMs, readyAtEpochMs);
     }
 
     private static Map<String, Long> snapshot(Map<String, LongAdder> counters) {
@@ -322,6 +354,11 @@ public final class LoadGenerator {
         s.append(String.format("  requests/s %.0f   202/s %.0f   statuses %s   errors %s   unsent %d   accepted ids %d%n",
                 r.requestsPerSecond(), r.acceptedPerSecond(), r.statuses(), r.errors(), r.unsent(), r.acceptedIds()));
         appendLatency(s, "ack latency ms", r.latency());
+        for (LoadResult.Window w : r.windows() == null ? List.<LoadResult.Window>of() : r.windows()) {
+            s.append(String.format("  window %s (%.0f-%.0f s): requests/s %.0f   202/s %.0f%n", w.name(), w.fromSeconds(),
+                    w.toSeconds(), w.requestsPerSecond(), w.acceptedPerSecond()));
+            appendLatency(s, "  ack latency ms", w.latency());
+        }
         if (r.hotLatency().count() > 0) {
             appendLatency(s, "  hot tenant   ", r.hotLatency());
             appendLatency(s, "  quiet tenants", r.quietLatency());
@@ -602,6 +639,9 @@ public final class LoadGenerator {
                     // nothing was stored: neither an accepted id nor a measurement
                 } else if (failure == null) {
                     answered(tenant, id, status, measured, hotRequest, latencyMicros);
+                    if (measured) {
+                        settings.windows().record(dueNanos - startNanos - warmupNanos, status, latencyMicros);
+                    }
                 } else if (measured) {
                     errors.computeIfAbsent(failure.getClass().getSimpleName(), k -> new LongAdder()).increment();
                 }

@@ -1,0 +1,123 @@
+package io.webhookbuffer.warmup;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.webhookbuffer.actor.TenantActors;
+import io.webhookbuffer.queue.IncomingEvent;
+import io.webhookbuffer.queue.RehearsalWriter;
+import io.webhookbuffer.queue.StoreOutcome;
+import io.webhookbuffer.tenant.RehearsalTenant;
+import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.Events;
+import io.webhookbuffer.testsupport.Scrape;
+import io.webhookbuffer.testsupport.Signed;
+import io.webhookbuffer.testsupport.TestTenants;
+import io.webhookbuffer.usage.UsageCounters;
+
+/**
+ * The start-up warm-up in an application of its own (3,000 rehearsal requests on 8 connections), against the real
+ * PostgreSQL: it runs through the HTTP server to the real group-commit statement, readiness reports it, and it leaves
+ * nothing behind (no queue or dedupe row, no usage, no ingest metric, no actor) and no way in (the rehearsal tenant is
+ * unknown once it ends).
+ */
+@QuarkusTest
+@TestProfile(WarmupTests.Rehearsing.class)
+class WarmupTests {
+
+    static final int REQUESTS = 3_000;
+
+    public static class Rehearsing implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("buffer.warmup.enabled", "true", "buffer.warmup.requests", Integer.toString(REQUESTS),
+                    "buffer.warmup.connections", "8", "buffer.warmup.max-duration", "60s");
+        }
+    }
+
+    @Inject
+    Warmup warmup;
+    @Inject
+    RehearsalTenant rehearsal;
+    @Inject
+    Pool pool;
+    @Inject
+    UsageCounters usage;
+    @Inject
+    TenantActors actors;
+    @Inject
+    RehearsalWriter rehearsalWriter;
+
+    @BeforeEach
+    void warmedUp() {
+        await().atMost(Duration.ofSeconds(60)).until(warmup::done);
+    }
+
+    @Test
+    void theRehearsalRunsThroughTheIngestPathAndReadinessWaitsForIt() {
+        assertEquals(REQUESTS, warmup.sent(), "every rehearsal request was answered");
+        assertEquals(0, warmup.failed(), "each with 202 or 200: verified, decided, written (and rolled back)");
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.name", hasItem("warm-up"))
+                .body("checks.find { it.name == 'warm-up' }.status", equalTo("UP"))
+                .body("checks.find { it.name == 'warm-up' }.data.requests", equalTo(REQUESTS));
+    }
+
+    @Test
+    void theRehearsalLeavesNothingBehind() {
+        assertEquals(0, Db.queued(pool, rehearsal.id()), "no queue row");
+        assertEquals(0, Db.dedupeRows(pool, rehearsal.id()), "no dedupe row");
+        assertTrue(usage.drain().stream().noneMatch(c -> c.tenantId().equals(rehearsal.id())), "no usage counted");
+        assertEquals(0, pool.preparedQuery("SELECT count(*) FROM usage_buckets WHERE tenant_id = $1")
+                .executeAndAwait(Tuple.of(rehearsal.id())).iterator().next().getLong(0), "nor flushed");
+        assertEquals(0, Scrape.now().count("buffer_ingest_total", "outcome", "buffered"), "no ingest metric");
+        assertEquals(0, actors.size(), "its actor is forgotten");
+    }
+
+    @Test
+    void theRehearsalTenantIsUnknownOnceTheWarmupEnds() {
+        byte[] body = Events.body("after-warmup").getBytes(StandardCharsets.UTF_8);
+        Signed.webhook(rehearsal.secret(), body).header("X-Event-ID", "after-warmup")
+                .post("/webhook/" + rehearsal.id()).then().statusCode(404);
+    }
+
+    @Test
+    void theRehearsalWriterAnswersWhatTheStatementDidAndKeepsNothing() throws Exception {
+        String tenant = TestTenants.tenant().provision();
+        Events.accept(tenant, "already-stored");
+        List<CompletableFuture<StoreOutcome>> outcomes = new ArrayList<>();
+        for (String id : List.of(Events.key("new-1"), Events.key("new-2"), Events.key("already-stored"))) {
+            CompletableFuture<StoreOutcome> outcome = new CompletableFuture<>();
+            rehearsalWriter.write(new IncomingEvent(tenant, id, Events.body(id).getBytes(StandardCharsets.UTF_8),
+                    "application/json", "{}", System.currentTimeMillis()), outcome::complete);
+            outcomes.add(outcome);
+        }
+        assertEquals(List.of(StoreOutcome.STORED, StoreOutcome.STORED, StoreOutcome.DUPLICATE),
+                List.of(outcomes.get(0).get(10, TimeUnit.SECONDS), outcomes.get(1).get(10, TimeUnit.SECONDS),
+                        outcomes.get(2).get(10, TimeUnit.SECONDS)));
+        assertEquals(1, Db.queued(pool, tenant), "only the event stored for real");
+        assertEquals(1, Db.dedupeRows(pool, tenant));
+    }
+}
