@@ -207,10 +207,10 @@ origin_sampler() {
   done
 }
 
-# cpu_sampler FILE GENERATOR_PID: once a second, the CPU time (clock ticks) the machine spent idle and what the
+# cpu_sampler FILE: once a second, the CPU time (clock ticks) the machine spent idle and what the
 # buffer, the generator, the origin and PostgreSQL (all its processes) used, to say where a window's time went.
 cpu_sampler() {
-  local file=$1 generator=$2 p
+  local file=$1 java_generator=""
   set +e +o pipefail # a process that has gone counts 0
   printf 'epoch_ms\tidle\tbuffer\tgenerator\torigin\tpostgres\n' >"$file"
   ticks() { # PID...: utime + stime of each, summed (its threads included)
@@ -221,9 +221,10 @@ cpu_sampler() {
     echo "$sum"
   }
   while true; do
-    local java_generator; java_generator=$(pgrep -f 'io.webhookbuffer.bench.LoadGenerator' | head -1)
+    # the ingest generator's JVM, found by its label (the pid the script has is its subshell's)
+    [ -n "${java_generator:-}" ] || java_generator=$(pgrep -n -f 'bench.LoadGenerator .*--label ingest')
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%s%3N)" "$(awk '/^cpu / {print $5 + $6}' /proc/stat)" \
-      "$(ticks "$buffer_pid")" "$(ticks ${java_generator:-$generator})" "$(ticks "$origin_pid")" \
+      "$(ticks "$buffer_pid")" "$(ticks ${java_generator:-})" "$(ticks "$origin_pid")" \
       "$(ticks $(pgrep -u postgres))" >>"$file"
     sleep 1
   done
@@ -316,7 +317,7 @@ run_once() { # RUN_NUMBER
   fi
   start_buffer ingest "$mode" "${extra[@]}"
   if [ -n "$generator_pid" ]; then
-    cpu_sampler "$out/cpu-samples.tsv" "$generator_pid" & cpu_pid=$!; started+=("$cpu_pid")
+    cpu_sampler "$out/cpu-samples.tsv" & cpu_pid=$!; started+=("$cpu_pid")
   fi
   if [ -z "$generator_pid" ]; then
     generate provision --provision only --control-secret "$control_secret"

@@ -31,6 +31,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.tenant.LookupRefused;
+import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
 import io.webhookbuffer.usage.UsageCounters;
@@ -70,8 +71,11 @@ public class IngressGate {
     static final long LINGER_MILLIS = 1000;
     static final long LINGER_BYTES = 1024 * 1024;
 
-    /** A request the gate let through: its tenant (known and active) and its whole body, within every limit. */
-    record Admitted(Tenant tenant, byte[] body) {
+    /**
+     * A request the gate let through: its tenant (known and active) and its whole body, within every limit;
+     * {@code rehearsal} when the tenant is the start-up warm-up's (its answers are not reported to the metrics).
+     */
+    record Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
     }
 
     private final TenantDirectory tenants;
@@ -79,6 +83,7 @@ public class IngressGate {
     private final UsageCounters usage;
     private final IngressListener listener;
     private final VerificationBudget verificationBudget;
+    private final RehearsalTenant rehearsal;
     private final ObjectMapper json;
     private final Vertx vertx;
     private final int defaultLimit;
@@ -91,8 +96,9 @@ public class IngressGate {
     public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
             ObjectMapper json, Vertx vertx, IngressConfig config, ActorConfig actor,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
-            VerificationBudget verificationBudget) {
+            VerificationBudget verificationBudget, RehearsalTenant rehearsal) {
         this.verificationBudget = verificationBudget;
+        this.rehearsal = rehearsal;
         this.tenants = tenants;
         this.inFlight = inFlight;
         this.usage = usage;
@@ -300,7 +306,7 @@ public class IngressGate {
             }
             over = true;
             vertx.cancelTimer(deadline);
-            ctx.put(ADMITTED, new Admitted(tenant, declared != null ? declared : joined()));
+            ctx.put(ADMITTED, new Admitted(tenant, declared != null ? declared : joined(), rehearsal.is(tenant.id())));
             ctx.next();
         }
 

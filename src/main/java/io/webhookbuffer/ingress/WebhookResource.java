@@ -17,7 +17,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
-import io.webhookbuffer.tenant.RehearsalTenant;
 
 /**
  * {@code POST /webhook/{tenantId}}. Answers 202 only after the event is committed; see README "Ingest answers" for
@@ -35,12 +34,10 @@ public class WebhookResource {
     private final long unavailableRetryAfter;
     private final ReceiveClock clock;
     private final IngressListener listener;
-    private final RehearsalTenant rehearsal;
 
     public WebhookResource(IngestService ingest, ActorConfig actorConfig, ReceiveClock clock,
-            IngressListener listener, RehearsalTenant rehearsal) {
+            IngressListener listener) {
         this.ingest = ingest;
-        this.rehearsal = rehearsal;
         this.clock = clock;
         this.listener = listener;
         this.unavailableRetryAfter = actorConfig.unavailableRetryAfterSeconds();
@@ -61,7 +58,7 @@ public class WebhookResource {
                         admitted.body(), receivedAt))
                 .map(IngressResponses::of)
                 .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter))
-                .map(response -> rehearsal.is(admitted.tenant().id()) ? response : observed(response, started));
+                .map(response -> admitted.rehearsal() ? response : observed(response, started));
     }
 
     /** Reports the answer to the ingest metrics (the warm-up's rehearsal requests are not reported). */
