@@ -207,10 +207,10 @@ origin_sampler() {
   done
 }
 
-# cpu_sampler FILE GENERATOR_PID: once a second, the CPU time (clock ticks) the machine spent idle and what the
+# cpu_sampler FILE: once a second, the CPU time (clock ticks) the machine spent idle and what the
 # buffer, the generator, the origin and PostgreSQL (all its processes) used, to say where a window's time went.
 cpu_sampler() {
-  local file=$1 generator=$2 p
+  local file=$1 java_generator=""
   set +e +o pipefail # a process that has gone counts 0
   printf 'epoch_ms\tidle\tbuffer\tgenerator\torigin\tpostgres\n' >"$file"
   ticks() { # PID...: utime + stime of each, summed (its threads included)
@@ -221,9 +221,10 @@ cpu_sampler() {
     echo "$sum"
   }
   while true; do
-    local java_generator; java_generator=$(pgrep -f 'io.webhookbuffer.bench.LoadGenerator' | head -1)
+    # the ingest generator's JVM, found by its label (the pid the script has is its subshell's)
+    [ -n "${java_generator:-}" ] || java_generator=$(pgrep -n -f 'bench.LoadGenerator .*--label ingest')
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%s%3N)" "$(awk '/^cpu / {print $5 + $6}' /proc/stat)" \
-      "$(ticks "$buffer_pid")" "$(ticks ${java_generator:-$generator})" "$(ticks "$origin_pid")" \
+      "$(ticks "$buffer_pid")" "$(ticks ${java_generator:-})" "$(ticks "$origin_pid")" \
       "$(ticks $(pgrep -u postgres))" >>"$file"
     sleep 1
   done
@@ -258,10 +259,22 @@ commit_ceiling_run() {
        -c "CREATE TABLE bench_ceiling_queue (LIKE ceiling.event_queue INCLUDING ALL)" \
        -c "CREATE TABLE bench_ceiling_dedupe (LIKE ceiling.processed_events INCLUDING ALL)" \
        -c "SET client_min_messages = warning" -c "DROP SCHEMA ceiling CASCADE"
+  # LIKE copies no trigger, and the real statement pays the queue_depth counters' (V12): the copy gets the same
+  # table, functions and triggers, made from the migration's own text with the names changed.
+  sed -e 's/queue_depth/bench_ceiling_depth/g' -e 's/queue_tenant_fixed/bench_ceiling_tenant_fixed/g' \
+      -e 's/event_queue/bench_ceiling_queue/g' src/main/resources/db/migration/V12__queue_depth.sql \
+      | psql -q -v ON_ERROR_STOP=1 -d "$db"
   pgbench -n -M prepared -c "${BENCH_PGBENCH_CLIENTS:-2}" -j "${BENCH_PGBENCH_CLIENTS:-2}" -T "$ceiling_seconds" \
           -f bench/commit-ceiling.sql "$db" >"$out/pgbench.txt" 2>&1
   grep -E '^(tps|latency average)' "$out/pgbench.txt" || true
-  psql -q -d "$db" -c "DROP TABLE bench_ceiling_queue, bench_ceiling_dedupe"
+  drop_ceiling_tables
+}
+
+drop_ceiling_tables() { # the ceiling's copies of the queue tables, with their counters and trigger functions
+  psql -q -v ON_ERROR_STOP=1 -d "$db" \
+       -c "DROP TABLE IF EXISTS bench_ceiling_queue, bench_ceiling_dedupe, bench_ceiling_depth" \
+       -c "DROP FUNCTION IF EXISTS bench_ceiling_depth_changed(), bench_ceiling_depth_truncated(),
+               bench_ceiling_tenant_fixed()"
 }
 
 live_heap_mb() { # PID: heap used after a full GC, in MB
@@ -304,7 +317,7 @@ run_once() { # RUN_NUMBER
   fi
   start_buffer ingest "$mode" "${extra[@]}"
   if [ -n "$generator_pid" ]; then
-    cpu_sampler "$out/cpu-samples.tsv" "$generator_pid" & cpu_pid=$!; started+=("$cpu_pid")
+    cpu_sampler "$out/cpu-samples.tsv" & cpu_pid=$!; started+=("$cpu_pid")
   fi
   if [ -z "$generator_pid" ]; then
     generate provision --provision only --control-secret "$control_secret"

@@ -46,8 +46,9 @@ public class LifecycleStore {
     /**
      * Opens conditions that hold now and are not open yet, and writes their event: origin_failing (the tenant's
      * oldest pending event, its head, older than {@code $1} ms, tenant not paused) and backlog_high (more than
-     * {@code $2} queued). Tenants, depths and heads come from the (tenant_id, id) primary key, as in the backlog
-     * snapshot ({@link QueueSnapshots#QUEUED_HEADS}), never from a pass over the queued bodies.
+     * {@code $2} queued). Tenants and depths come from the queue_depth counters and heads from one probe of the
+     * (tenant_id, id) primary key each, as in the backlog snapshot ({@link QueueSnapshots#QUEUED_HEADS}): nothing is
+     * read per queued event.
      */
     static final String OPEN = QueueSnapshots.QUEUED_HEADS + """
             , holding AS (
@@ -70,7 +71,10 @@ public class LifecycleStore {
             FROM opened o JOIN holding h ON h.tenant_id = o.tenant_id AND h.condition = o.condition
             ON CONFLICT (dedupe_key) DO NOTHING""".formatted(TenantSql.notPaused("per.tenant_id"));
 
-    /** Closes open conditions that no longer hold, and writes their recovery event (same episode). */
+    /**
+     * Closes open conditions that no longer hold, and writes their recovery event (same episode). Per open condition:
+     * the head by one primary-key probe, the depth from the counters ({@link TenantSql#depth}).
+     */
     static final String CLOSE = """
             WITH closed AS (
                 DELETE FROM lifecycle_conditions c
@@ -79,7 +83,7 @@ public class LifecycleStore {
                         SELECT q.received_at >= now() - $1 * interval '1 millisecond' FROM event_queue q
                         WHERE q.tenant_id = c.tenant_id ORDER BY q.id LIMIT 1), true)
                       OR %s
-                    WHEN 'backlog_high' THEN (SELECT count(*) FROM event_queue q WHERE q.tenant_id = c.tenant_id) <= $2
+                    WHEN 'backlog_high' THEN %s <= $2
                     ELSE false END
                 RETURNING c.tenant_id, c.condition, c.episode, c.since
             )
@@ -89,7 +93,7 @@ public class LifecycleStore {
                    CASE c.condition WHEN 'origin_failing' THEN 'origin_recovered' ELSE 'backlog_recovered' END,
                    c.tenant_id, now(), jsonb_build_object('since', c.since)
             FROM closed c
-            ON CONFLICT (dedupe_key) DO NOTHING""".formatted(TenantSql.paused("c.tenant_id"));
+            ON CONFLICT (dedupe_key) DO NOTHING""".formatted(TenantSql.paused("c.tenant_id"), TenantSql.depth("c.tenant_id"));
 
     static final String UNDELIVERED = """
             SELECT id, dedupe_key, type, tenant_id, occurred_at, data::text AS data FROM lifecycle_events

@@ -122,6 +122,7 @@ public class StartupChecks {
                 .range("buffer.queue.max-concurrent-commits", queue.maxConcurrentCommits(), 1, 64)
                 .positive("buffer.queue.write-timeout", queue.writeTimeout())
                 .positive("buffer.queue.snapshot-interval", queue.snapshotInterval())
+                .positive("buffer.queue.depth-fold-interval", queue.depthFoldInterval())
                 .range("buffer.queue.snapshot-tenants", queue.snapshotTenants(), 1, 100_000)
                 .range("buffer.actor.mailbox-capacity", actor.mailboxCapacity(), 1, 1_000_000)
                 .range("buffer.actor.recent-ids", actor.recentIds(), 0, 1_000_000)

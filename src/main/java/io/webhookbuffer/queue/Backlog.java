@@ -3,7 +3,8 @@ package io.webhookbuffer.queue;
 import java.time.OffsetDateTime;
 
 /**
- * A tenant's queue as an SRE sees it. {@code nextAttemptAt} is the earliest time a waiting event may be sent;
+ * A tenant's queue as an SRE sees it. {@code oldestAgeSeconds} and {@code nextAttemptAt} are its head's (the next event
+ * to deliver, as in the backlog gauges): how long it has waited, and when it may be sent (null: nothing queued);
  * {@code leaseHolder} is the replica draining the tenant now (null when none). {@code state} is one of:
  * {@code paused} (the control plane paused delivery; ingest still buffers), {@code empty}, {@code backing_off}
  * (the origin failed; nothing is sent before {@code nextAttemptAt}), {@code delivering} (a replica holds the tenant)

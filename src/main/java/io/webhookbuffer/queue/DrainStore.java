@@ -15,7 +15,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 /**
  * The drainer's SQL: the per-tenant lease and every read and write of queue rows on the delivery side. Every write
  * names explicit row ids (never a range: with several writers ids commit out of order) and is fenced by the lease
- * token: it joins drain_leases and changes nothing when the caller no longer holds the tenant.
+ * token: it joins drain_leases and changes nothing when the caller no longer holds the tenant. Each delete takes its
+ * rows off the tenant's queue_depth count in the same statement (the trigger of migration V12).
  */
 @ApplicationScoped
 public class DrainStore {

@@ -82,7 +82,8 @@ public class GroupCommitWriter implements EventWriter {
      * <li>{@code dedupe}: claims (tenant_id, event_id) in processed_events. ON CONFLICT DO NOTHING makes an id that is
      * already there (stored earlier, or by another replica) return no row.</li>
      * <li>the queue insert takes only the events whose dedupe row was just claimed, and returns them: an input event
-     * missing from the result was a duplicate.</li>
+     * missing from the result was a duplicate. Its trigger (migration V12) adds the count per tenant to queue_depth
+     * in the same statement, one upsert per tenant (see {@link QueueDepthFold}).</li>
      * </ul>
      */
     static final String INSERT_BATCH = CLAIM + QUEUE_INSERT;

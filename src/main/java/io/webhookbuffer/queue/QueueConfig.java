@@ -28,9 +28,19 @@ public interface QueueConfig {
     /**
      * How often the backlog snapshot (depth, oldest age and dead letters, overall and for the tenants that need
      * attention) is read from PostgreSQL for the metrics and the status page. Scrapes and page views never query.
+     * The figures are at most this old (plus the read's own time); the read costs O(tenants with a backlog), not
+     * O(queued events), which is what lets it run this often.
      */
-    @WithDefault("15s")
+    @WithDefault("3s")
     Duration snapshotInterval();
+
+    /**
+     * How often one replica adds up the queue_depth counter rows each backend wrote since the last time into one row
+     * per tenant, and removes the tenants whose depth is zero (see {@link QueueDepthFold}). Between two folds a
+     * tenant has a row per database backend that queued or removed its events, which the snapshot sums.
+     */
+    @WithDefault("30s")
+    Duration depthFoldInterval();
 
     /** How many tenants the snapshot keeps: the oldest backlogs, and separately the latest dead letters. */
     @WithDefault("100")

@@ -1,5 +1,6 @@
 package io.webhookbuffer.queue;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,39 +22,46 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * Reads the backlog snapshot on a schedule and keeps the last one, so Prometheus scrapes and status page views cost
  * no query: however often they come, PostgreSQL sees two aggregate statements per {@code buffer.queue.snapshot-interval},
  * and never a second pair while one is still running (SKIP). Failure policy: keep the previous snapshot; its
- * {@code takenAt} ages, which {@code buffer_backlog_snapshot_age_seconds} shows.
+ * {@code takenAt} ages, which {@code buffer_backlog_snapshot_age_seconds} shows. A read is given up after the interval
+ * or {@link #MIN_TIMEOUT}, whichever is longer: a short interval must not fail a read that is only slow (many
+ * tenants, a busy database), because a read that always fails leaves the figures frozen.
  */
 @ApplicationScoped
 public class QueueSnapshots {
 
     private static final Logger LOG = Logger.getLogger(QueueSnapshots.class);
+    static final Duration MIN_TIMEOUT = Duration.ofSeconds(15);
 
     /**
-     * {@link TenantSql#queuedTenants()} and, as {@code per}, each tenant's depth ({@code events}: an index-only count
-     * on the (tenant_id, id) primary key) and its head, the next row to deliver (the first by id): {@code oldest} (its
-     * received_at), {@code attempts}, {@code next_attempt} and, once attempted, the origin's last answer. Shared by the
-     * backlog snapshot and the lifecycle scan (LifecycleStore), so both read the key, never the queued bodies.
+     * {@code depth}: every tenant with queued rows and how many, summed from the queue_depth counters (migration V12:
+     * kept by triggers in the statements that insert and delete queue rows, a few rows per tenant); and, as
+     * {@code per}, each of those tenants with its depth ({@code events}) and its head, the next row to deliver (the
+     * first by id, one probe of the (tenant_id, id) primary key): {@code oldest} (its received_at), {@code attempts},
+     * {@code next_attempt} and, once attempted, the origin's last answer. O(tenants): nothing here reads a row per
+     * queued event. Shared by the backlog snapshot and the lifecycle scan (LifecycleStore).
      */
-    public static final String QUEUED_HEADS = TenantSql.queuedTenants() + """
-            , per AS (
-                SELECT t.tenant_id, (SELECT count(*) FROM event_queue c WHERE c.tenant_id = t.tenant_id) AS events,
+    public static final String QUEUED_HEADS = """
+            WITH depth AS (
+                SELECT tenant_id, sum(events)::bigint AS events FROM queue_depth
+                GROUP BY tenant_id HAVING sum(events) > 0
+            ), per AS (
+                SELECT d.tenant_id, d.events,
                        h.received_at AS oldest, h.attempts, h.next_attempt_at AS next_attempt,
                        CASE WHEN h.attempts > 0 THEN h.last_status END AS last_status,
                        CASE WHEN h.attempts > 0 THEN h.last_error END AS last_error
-                FROM t CROSS JOIN LATERAL (
+                FROM depth d CROSS JOIN LATERAL (
                     SELECT q.received_at, q.attempts, q.next_attempt_at, q.last_status, q.last_error
-                    FROM event_queue q WHERE q.tenant_id = t.tenant_id ORDER BY q.id LIMIT 1) h
-                WHERE t.tenant_id IS NOT NULL
+                    FROM event_queue q WHERE q.tenant_id = d.tenant_id ORDER BY q.id LIMIT 1) h
             )""";
 
     /**
      * Every tenant with queued rows, with its depth and head ({@link #QUEUED_HEADS}); totals over all tenants; the
      * $1 oldest heads. Ages use the database clock, the same clock that stamped received_at.
      *
-     * <p>It never reads the table's rows beyond each head: one pass over event_queue with its bodies (GROUP BY
-     * tenant_id) took 5.9-6.4 s with a million events queued here, every snapshot interval on every replica, and the
-     * first attempted row per tenant was a second scan of every tenant with none; this takes 0.36 s (1.3-2.2 s when
-     * 300,000 of the rows were too fresh for vacuum to have marked their pages all-visible).
+     * <p>Its cost follows the number of tenants, not the backlog: counting each tenant's rows on the primary key (what
+     * it did until the counters) took 0.8-0.9 s over 317k rows too fresh for vacuum to have marked their pages
+     * all-visible, every interval, and would have taken tens of seconds after an hour of origin outage; see
+     * docs/performance.md, "The backlog snapshot's cost", for the figures at 10k and 10M queued events.
      */
     static final String BACKLOG = QUEUED_HEADS + """
             , totals AS (
@@ -97,7 +105,7 @@ public class QueueSnapshots {
         return last;
     }
 
-    @Scheduled(every = "${buffer.queue.snapshot-interval:15s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${buffer.queue.snapshot-interval:3s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduledRefresh() {
         return refresh().onFailure().invoke(f -> LOG.warnf("backlog snapshot failed, keeping the previous one: %s",
                 f.getMessage())).onFailure().recoverWithNull().replaceWithVoid();
@@ -106,10 +114,11 @@ public class QueueSnapshots {
     /** Reads a new snapshot now (the schedule, and tests that cannot wait for it). */
     public Uni<QueueSnapshot> refresh() {
         Tuple limit = Tuple.of(config.snapshotTenants());
+        Duration timeout = config.snapshotInterval().compareTo(MIN_TIMEOUT) > 0 ? config.snapshotInterval() : MIN_TIMEOUT;
         return Uni.combine().all()
                 .unis(pool.preparedQuery(BACKLOG).execute(limit), pool.preparedQuery(DEAD_LETTERS).execute(limit))
                 .asTuple()
-                .ifNoItem().after(config.snapshotInterval()).fail()
+                .ifNoItem().after(timeout).fail()
                 .map(rows -> snapshot(rows.getItem1(), rows.getItem2()))
                 .invoke(s -> last = s);
     }

@@ -1,10 +1,10 @@
 package io.webhookbuffer.queue;
 
 /**
- * SQL fragments that several statements share, in one place so they cannot drift apart: the paused check and the
- * scan of tenants with queued rows. Each returns plain SQL text to splice into a statement (surrounded by white space
- * by the caller); nothing here is a database function, so the planner sees the same statement as if it were written
- * out in place.
+ * SQL fragments that several statements share, in one place so they cannot drift apart: the paused check, a tenant's
+ * queue depth and the scan of tenants with queued rows. Each returns plain SQL text to splice into a statement
+ * (surrounded by white space by the caller); nothing here is a database function, so the planner sees the same
+ * statement as if it were written out in place.
  */
 public final class TenantSql {
 
@@ -24,6 +24,16 @@ public final class TenantSql {
     /** The negation of {@link #paused}: the tenant is not paused (or has no row). */
     public static String notPaused(String tenantId) {
         return "NOT " + paused(tenantId);
+    }
+
+    /**
+     * The number of rows queued for the tenant whose id is {@code tenantId} (a parameter or a column, as for
+     * {@link #paused}), from the queue_depth counters (migration V12): a few primary-key rows, however many events are
+     * queued. Exact in the statement's snapshot, because the counters change in the same statements as the rows. The
+     * subquery's own alias is {@code qd}.
+     */
+    public static String depth(String tenantId) {
+        return "(SELECT coalesce(sum(qd.events), 0)::bigint FROM queue_depth qd WHERE qd.tenant_id = " + tenantId + ")";
     }
 
     /**

@@ -21,6 +21,13 @@ public interface WarmupConfig {
     @WithDefault("20s")
     Duration maxDuration();
 
+    /**
+     * After the rehearsal, readiness waits at most this long for the JIT compiler to go quiet (less than 10% of a
+     * compiler thread for half a second).
+     */
+    @WithDefault("10s")
+    Duration settleMax();
+
     /** Connections the rehearsal keeps busy at once (like a provider's concurrent deliveries). */
     @WithDefault("32")
     int connections();

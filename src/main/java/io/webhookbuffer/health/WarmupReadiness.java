@@ -1,4 +1,4 @@
-package io.webhookbuffer.warmup;
+package io.webhookbuffer.health;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -6,7 +6,9 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-/** DOWN while the start-up warm-up runs, so no traffic reaches a replica whose hot path is still cold. */
+import io.webhookbuffer.warmup.Warmup;
+
+/** DOWN while the start-up warm-up ({@link Warmup}) runs, so no traffic reaches a replica whose hot path is cold. */
 @Readiness
 @ApplicationScoped
 public class WarmupReadiness implements HealthCheck {
