@@ -20,6 +20,7 @@ import com.tngtech.archunit.core.importer.Location;
 
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.ingress.DirectIngest;
 import io.webhookbuffer.ingress.WebhookResource;
 
 /**
@@ -104,10 +105,10 @@ class ArchitectureTests {
                 .check(MAIN);
     }
 
-    /** The event's way in reads ingress (HTTP) → ingest service (the decisions) → actor. */
+    /** The event's way in reads ingress (HTTP, by either route) → ingest service (the decisions) → actor. */
     @Test
     void theEndpointMapsHttpAndTheIngestServiceDecides() {
-        noClasses().that().belongToAnyOf(WebhookResource.class)
+        noClasses().that().belongToAnyOf(WebhookResource.class, DirectIngest.class)
                 .should().dependOnClassesThat().resideInAnyPackage("..verify..", "..tenant..", "..usage..", "..queue..")
                 .orShould().dependOnClassesThat().belongToAnyOf(TenantActors.class)
                 .check(MAIN);

@@ -12,20 +12,14 @@ import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
-import org.jboss.resteasy.reactive.RestResponse;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -51,11 +45,10 @@ import io.webhookbuffer.usage.UsageMetric;
  * tenant's limit 413 and one the replica's budget ({@link InFlightBytes}) cannot take 503, all before a byte of the
  * body is read. Then the body is read with a deadline (408) and, when its length was not declared, a running cap (413
  * at the first chunk past the limit) and budget taken chunk by chunk. The tenant and the bytes go on to
+ * {@link DirectIngest}, which answers from this route ({@code buffer.ingress.direct-route}, the default), or else to
  * {@link WebhookResource} in the routing context; the budget is given back with the answer.</li>
  * </ul>
- * An answer given before the request was read in full ends the connection: what the sender still sends is read and
- * dropped for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES} (so that a client that writes its whole body
- * before it reads finds the answer, not a reset), then the connection closes. HTTP/1.x only
+ * An answer given before the request was read in full ends the connection ({@link AnswerWriter}). HTTP/1.x only
  * ({@code quarkus.http.http2=false}, checked at start-up): RESTEasy cannot take an HTTP/2 request whose stream the gate
  * has read to its end. Everything here runs on the request's event loop and never blocks.
  */
@@ -68,12 +61,10 @@ public class IngressGate {
     public static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
-    static final long LINGER_MILLIS = 1000;
-    static final long LINGER_BYTES = 1024 * 1024;
 
     /**
-     * A request the gate let through: its tenant (known and active) and its whole body, within every limit;
-     * {@code rehearsal} when the tenant is the start-up warm-up's (its answers are not reported to the metrics).
+     * A request the gate let through: its tenant (known and active) and its whole body, within every limit; and
+     * whether it is one of the start-up warm-up's rehearsals ({@link RehearsalTenant}), which no metric counts.
      */
     record Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
     }
@@ -83,8 +74,9 @@ public class IngressGate {
     private final UsageCounters usage;
     private final IngressListener listener;
     private final VerificationBudget verificationBudget;
+    private final AnswerWriter writer;
+    private final DirectIngest direct;
     private final RehearsalTenant rehearsal;
-    private final ObjectMapper json;
     private final Vertx vertx;
     private final int defaultLimit;
     private final long ceiling;
@@ -94,7 +86,7 @@ public class IngressGate {
     private final long unavailableRetryAfter;
 
     public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
-            ObjectMapper json, Vertx vertx, IngressConfig config, ActorConfig actor,
+            AnswerWriter writer, DirectIngest direct, Vertx vertx, IngressConfig config, ActorConfig actor,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
             VerificationBudget verificationBudget, RehearsalTenant rehearsal) {
         this.verificationBudget = verificationBudget;
@@ -103,7 +95,8 @@ public class IngressGate {
         this.inFlight = inFlight;
         this.usage = usage;
         this.listener = listener;
-        this.json = json;
+        this.writer = writer;
+        this.direct = config.directRoute() ? direct : null;
         this.vertx = vertx;
         this.defaultLimit = config.maxBodyBytes();
         this.ceiling = ceiling.asLongValue();
@@ -306,8 +299,14 @@ public class IngressGate {
             }
             over = true;
             vertx.cancelTimer(deadline);
-            ctx.put(ADMITTED, new Admitted(tenant, declared != null ? declared : joined(), rehearsal.is(tenant.id())));
-            ctx.next();
+            Admitted admitted = new Admitted(tenant, declared != null ? declared : joined(),
+                    rehearsal.is(tenant.id()));
+            if (direct != null) {
+                direct.answer(ctx, admitted);
+            } else {
+                ctx.put(ADMITTED, admitted);
+                ctx.next(); // to WebhookResource
+            }
         }
 
         private byte[] joined() {
@@ -321,7 +320,7 @@ public class IngressGate {
             return body;
         }
 
-        private void refuse(RestResponse<IngressReply> answer) {
+        private void refuse(IngressAnswer answer) {
             if (!over) {
                 over = true;
                 vertx.cancelTimer(deadline);
@@ -330,61 +329,9 @@ public class IngressGate {
         }
     }
 
-    /**
-     * Writes one of the ingest contract's answers ({@link IngressResponses}) without RESTEasy, and ends the connection
-     * when the request was not read in full, or when {@code close} says so.
-     */
-    private void refuse(RoutingContext ctx, RestResponse<IngressReply> answer, long started, boolean close) {
-        IngestOutcome outcome = IngestOutcome.of(answer.getStatus(), answer.getEntity());
-        if (outcome != null) {
-            listener.answered(outcome, System.nanoTime() - started);
-        }
-        HttpServerResponse response = ctx.response();
-        if (response.ended() || response.closed()) {
-            return;
-        }
-        HttpServerRequest request = ctx.request();
-        boolean unread = !request.isEnded();
-        response.setStatusCode(answer.getStatus());
-        answer.getHeaders().forEach((name, values) -> values.forEach(v -> response.headers().add(name, v.toString())));
-        response.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-        if (unread || close) {
-            response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-        }
-        response.end(Buffer.buffer(encode(answer.getEntity())));
-        if (unread) {
-            lingerThenClose(request);
-        } else if (close) {
-            request.connection().close();
-        }
-    }
-
-    /**
-     * Reads and drops what the sender still sends, for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES} (past
-     * those, reading stops and the kernel's buffers take the rest until the connection closes), then closes.
-     */
-    private void lingerThenClose(HttpServerRequest request) {
-        HttpConnection connection = request.connection();
-        long timer = vertx.setTimer(LINGER_MILLIS, id -> connection.close());
-        long[] dropped = { 0 };
-        request.handler(chunk -> {
-            dropped[0] += chunk.length();
-            if (dropped[0] > LINGER_BYTES) {
-                request.pause();
-            }
-        });
-        request.endHandler(end -> {
-            vertx.cancelTimer(timer);
-            connection.close();
-        });
-        request.resume();
-    }
-
-    private byte[] encode(IngressReply reply) {
-        try {
-            return json.writeValueAsBytes(reply);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("an ingest answer did not serialise", e); // a record of strings: never
-        }
+    /** Reports an ingest answer the gate gives ({@link IngressListener}) and writes it ({@link AnswerWriter}). */
+    private void refuse(RoutingContext ctx, IngressAnswer answer, long started, boolean close) {
+        answer.reportTo(listener, started);
+        writer.write(ctx, answer, close);
     }
 }

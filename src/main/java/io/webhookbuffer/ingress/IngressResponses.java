@@ -1,7 +1,5 @@
 package io.webhookbuffer.ingress;
 
-import org.jboss.resteasy.reactive.RestResponse;
-
 import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.verify.HandshakeAnswer;
 import io.webhookbuffer.verify.VerificationFailure;
@@ -11,12 +9,23 @@ final class IngressResponses {
 
     /** RFC 9110 §15.5.21; Jakarta REST names no constant for it. */
     static final int UNPROCESSABLE_CONTENT = 422;
+    private static final int OK = 200;
+    private static final int ACCEPTED = 202;
+    private static final int BAD_REQUEST = 400;
+    private static final int UNAUTHORIZED = 401;
+    private static final int NOT_FOUND = 404;
+    private static final int METHOD_NOT_ALLOWED = 405;
+    private static final int REQUEST_TIMEOUT = 408;
+    private static final int PAYLOAD_TOO_LARGE = 413;
+    private static final int TOO_MANY_REQUESTS = 429;
+    private static final int HEADER_FIELDS_TOO_LARGE = 431;
+    private static final int SERVICE_UNAVAILABLE = 503;
 
     private IngressResponses() {
     }
 
     /** The answer to what {@link IngestService} decided. */
-    static RestResponse<IngressReply> of(IngestService.Admission admission) {
+    static IngressAnswer of(IngestService.Admission admission) {
         if (admission instanceof IngestService.Decided decided) {
             return of(decided.result());
         }
@@ -35,53 +44,47 @@ final class IngressResponses {
         throw new IllegalArgumentException("no answer for " + admission);
     }
 
-    static RestResponse<IngressReply> of(IngestResult result) {
+    static IngressAnswer of(IngestResult result) {
         return switch (result.kind()) {
-            case BUFFERED -> RestResponse.status(RestResponse.Status.ACCEPTED,
-                    new IngressReply("buffered", result.eventId(), null));
-            case DEDUPLICATED -> RestResponse.ok(new IngressReply("deduplicated", result.eventId(), null));
-            case NOT_STORABLE -> RestResponse.ResponseBuilder.<IngressReply>create(UNPROCESSABLE_CONTENT)
-                    .entity(new IngressReply("not_storable", result.eventId(), null)).build();
-            case RATE_LIMITED -> RestResponse.ResponseBuilder
-                    .create(RestResponse.Status.TOO_MANY_REQUESTS, new IngressReply("rate_limited", result.eventId(), null))
-                    .header("Retry-After", Long.toString(result.retryAfterSeconds())).build();
-            case UNAVAILABLE, OVERLOADED -> RestResponse.ResponseBuilder
-                    .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", result.eventId(),
-                            result.kind() == IngestResult.Kind.OVERLOADED ? "tenant_overloaded" : "not_stored"))
-                    .header("Retry-After", Long.toString(result.retryAfterSeconds())).build();
+            case BUFFERED -> IngressAnswer.of(ACCEPTED, new IngressReply("buffered", result.eventId(), null));
+            case DEDUPLICATED -> IngressAnswer.of(OK, new IngressReply("deduplicated", result.eventId(), null));
+            case NOT_STORABLE -> IngressAnswer.of(UNPROCESSABLE_CONTENT,
+                    new IngressReply("not_storable", result.eventId(), null));
+            case RATE_LIMITED -> IngressAnswer.retryAfter(TOO_MANY_REQUESTS,
+                    new IngressReply("rate_limited", result.eventId(), null), result.retryAfterSeconds());
+            case UNAVAILABLE, OVERLOADED -> IngressAnswer.retryAfter(SERVICE_UNAVAILABLE,
+                    new IngressReply("unavailable", result.eventId(),
+                            result.kind() == IngestResult.Kind.OVERLOADED ? "tenant_overloaded" : "not_stored"),
+                    result.retryAfterSeconds());
         };
     }
 
-    static RestResponse<IngressReply> notFound() {
-        return RestResponse.status(RestResponse.Status.NOT_FOUND, IngressReply.status("unknown_tenant"));
+    static IngressAnswer notFound() {
+        return IngressAnswer.of(NOT_FOUND, IngressReply.status("unknown_tenant"));
     }
 
-    static RestResponse<IngressReply> tooLarge() {
-        return RestResponse.status(RestResponse.Status.PAYLOAD_TOO_LARGE, IngressReply.status("payload_too_large"));
+    static IngressAnswer tooLarge() {
+        return IngressAnswer.of(PAYLOAD_TOO_LARGE, IngressReply.status("payload_too_large"));
     }
 
-    static RestResponse<IngressReply> unauthorized(VerificationFailure failure) {
-        return RestResponse.status(RestResponse.Status.UNAUTHORIZED,
-                new IngressReply("invalid_signature", null, failure.reason()));
+    static IngressAnswer unauthorized(VerificationFailure failure) {
+        return IngressAnswer.of(UNAUTHORIZED, new IngressReply("invalid_signature", null, failure.reason()));
     }
 
     /** A verified handshake (Slack url_verification, Zoom endpoint.url_validation): 200, nothing buffered. */
-    static RestResponse<IngressReply> handshake(HandshakeAnswer answer) {
-        return RestResponse.ok(new IngressReply(null, null, null, answer.challenge(), answer.plainToken(),
+    static IngressAnswer handshake(HandshakeAnswer answer) {
+        return IngressAnswer.of(OK, new IngressReply(null, null, null, answer.challenge(), answer.plainToken(),
                 answer.encryptedToken()));
     }
 
-    static RestResponse<IngressReply> methodNotAllowed() {
-        return RestResponse.ResponseBuilder
-                .create(RestResponse.Status.METHOD_NOT_ALLOWED, IngressReply.status("method_not_allowed"))
-                .header("Allow", "POST").build();
+    static IngressAnswer methodNotAllowed() {
+        return new IngressAnswer(METHOD_NOT_ALLOWED, IngressReply.status("method_not_allowed"), "Allow", "POST");
     }
 
     /** The tenant lookup (database) failed before the actor saw the event: nothing was stored. */
-    static RestResponse<IngressReply> unavailable(long retryAfterSeconds) {
-        return RestResponse.ResponseBuilder
-                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "not_stored"))
-                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    static IngressAnswer unavailable(long retryAfterSeconds) {
+        return IngressAnswer.retryAfter(SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "not_stored"),
+                retryAfterSeconds);
     }
 
     // Refusals at the edge (IngressGate), before the sender is authenticated.
@@ -90,45 +93,40 @@ final class IngressResponses {
      * The tenant is not cached and the budget for lookups ({@code buffer.tenants.miss-budget.*}, the origin
      * pull-through's bulkhead) is spent: the id was not looked up, so this is no 404. Nothing was stored.
      */
-    static RestResponse<IngressReply> lookupBusy(long retryAfterSeconds) {
-        return RestResponse.ResponseBuilder
-                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "lookup_busy"))
-                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    static IngressAnswer lookupBusy(long retryAfterSeconds) {
+        return IngressAnswer.retryAfter(SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "lookup_busy"),
+                retryAfterSeconds);
     }
 
     /** No {@code Host} line in an HTTP/1.1 request, an empty one, two of them, or one that is not a host[:port]. */
-    static RestResponse<IngressReply> invalidHost() {
-        return RestResponse.status(RestResponse.Status.BAD_REQUEST, new IngressReply("bad_request", null, "invalid_host"));
+    static IngressAnswer invalidHost() {
+        return IngressAnswer.of(BAD_REQUEST, new IngressReply("bad_request", null, "invalid_host"));
     }
 
-    static RestResponse<IngressReply> tooManyHeaders() {
-        return RestResponse.ResponseBuilder.<IngressReply>create(431).entity(IngressReply.status("too_many_headers"))
-                .build();
+    static IngressAnswer tooManyHeaders() {
+        return IngressAnswer.of(HEADER_FIELDS_TOO_LARGE, IngressReply.status("too_many_headers"));
     }
 
     /** The body did not arrive within {@code buffer.ingress.body-timeout}: nothing was stored. */
-    static RestResponse<IngressReply> bodyTimeout() {
-        return RestResponse.status(RestResponse.Status.REQUEST_TIMEOUT, IngressReply.status("request_timeout"));
+    static IngressAnswer bodyTimeout() {
+        return IngressAnswer.of(REQUEST_TIMEOUT, IngressReply.status("request_timeout"));
     }
 
     /** The replica holds {@code buffer.ingress.max-in-flight-bytes} of bodies already: nothing was stored. */
-    static RestResponse<IngressReply> busy(long retryAfterSeconds) {
-        return RestResponse.ResponseBuilder
-                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "replica_busy"))
-                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    static IngressAnswer busy(long retryAfterSeconds) {
+        return IngressAnswer.retryAfter(SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "replica_busy"),
+                retryAfterSeconds);
     }
 
     /** This client address earned {@code max-failures-per-address} 401s from the tenant in the window: no MAC. */
-    static RestResponse<IngressReply> tooManyFailures(long retryAfterSeconds) {
-        return RestResponse.ResponseBuilder
-                .create(RestResponse.Status.TOO_MANY_REQUESTS, new IngressReply("rate_limited", null, "failed_verifications"))
-                .header("Retry-After", Long.toString(retryAfterSeconds)).build();
+    static IngressAnswer tooManyFailures(long retryAfterSeconds) {
+        return IngressAnswer.retryAfter(TOO_MANY_REQUESTS,
+                new IngressReply("rate_limited", null, "failed_verifications"), retryAfterSeconds);
     }
 
     /** No room on the verification pool (all tenants, or this tenant's share while it is flooded): no MAC. */
-    static RestResponse<IngressReply> verificationBusy() {
-        return RestResponse.ResponseBuilder
-                .create(RestResponse.Status.SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "verification_busy"))
-                .header("Retry-After", "1").build();
+    static IngressAnswer verificationBusy() {
+        return IngressAnswer.retryAfter(SERVICE_UNAVAILABLE,
+                new IngressReply("unavailable", null, "verification_busy"), 1);
     }
 }

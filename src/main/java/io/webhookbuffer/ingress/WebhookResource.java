@@ -19,7 +19,9 @@ import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
 
 /**
- * {@code POST /webhook/{tenantId}}. Answers 202 only after the event is committed; see README "Ingest answers" for
+ * {@code POST /webhook/{tenantId}} through RESTEasy ({@code buffer.ingress.direct-route=false}; by default
+ * {@link DirectIngest} answers it from the gate's route and never gets here), and the 405 for every other method on
+ * the path, either way. Answers 202 only after the event is committed; see README "Ingest answers" for
  * what a sender should do with each answer. It maps HTTP to answers and nothing more: {@link IngressGate} admitted the
  * tenant and the body, {@link IngestService} decides (verification, dedupe key, the tenant's actor), and this turns
  * the decision into the ingest contract's answer ({@link IngressResponses}) and reports it ({@link IngressListener}).
@@ -58,47 +60,53 @@ public class WebhookResource {
                         admitted.body(), receivedAt))
                 .map(IngressResponses::of)
                 .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter))
-                .map(response -> admitted.rehearsal() ? response : observed(response, started));
+                .map(answer -> admitted.rehearsal() ? rest(answer) : observed(answer, started));
     }
 
     /** Reports the answer to the ingest metrics (the warm-up's rehearsal requests are not reported). */
-    private RestResponse<IngressReply> observed(RestResponse<IngressReply> response, long started) {
-        IngestOutcome outcome = IngestOutcome.of(response.getStatus(), response.getEntity());
-        if (outcome != null) {
-            listener.answered(outcome, System.nanoTime() - started);
+    private RestResponse<IngressReply> observed(IngressAnswer answer, long started) {
+        answer.reportTo(listener, started);
+        return rest(answer);
+    }
+
+    private static RestResponse<IngressReply> rest(IngressAnswer answer) {
+        RestResponse.ResponseBuilder<IngressReply> response = RestResponse.ResponseBuilder
+                .<IngressReply>create(answer.status()).entity(answer.reply());
+        if (answer.header() != null) {
+            response.header(answer.header(), answer.value());
         }
-        return response;
+        return response.build();
     }
 
     // Every other method on the ingest path: 405 with Allow: POST (JAX-RS would answer without the header).
 
     @GET
     public RestResponse<IngressReply> get() {
-        return IngressResponses.methodNotAllowed();
+        return rest(IngressResponses.methodNotAllowed());
     }
 
     @PUT
     public RestResponse<IngressReply> put() {
-        return IngressResponses.methodNotAllowed();
+        return rest(IngressResponses.methodNotAllowed());
     }
 
     @DELETE
     public RestResponse<IngressReply> delete() {
-        return IngressResponses.methodNotAllowed();
+        return rest(IngressResponses.methodNotAllowed());
     }
 
     @PATCH
     public RestResponse<IngressReply> patch() {
-        return IngressResponses.methodNotAllowed();
+        return rest(IngressResponses.methodNotAllowed());
     }
 
     @HEAD
     public RestResponse<IngressReply> head() {
-        return IngressResponses.methodNotAllowed();
+        return rest(IngressResponses.methodNotAllowed());
     }
 
     @OPTIONS
     public RestResponse<IngressReply> options() {
-        return IngressResponses.methodNotAllowed();
+        return rest(IngressResponses.methodNotAllowed());
     }
 }

@@ -17,6 +17,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.ingress.IngressGate;
 import io.webhookbuffer.ingress.IngressReply;
+import io.webhookbuffer.ingress.RequestLog;
 import io.webhookbuffer.tenant.Tenant;
 
 /**
@@ -26,12 +27,14 @@ import io.webhookbuffer.tenant.Tenant;
  * before any route runs), so the answers the gate writes before RESTEasy carry it too. While the request runs,
  * the log context (MDC) carries {@code requestId}, {@code tenantId} (from /webhook/{id} and /control/tenants/{id})
  * and, for an ingest answer, {@code eventId}; the JSON log format prints them as fields. Quarkus keeps the MDC in the
- * request's own (duplicated) Vert.x context, so one request's fields never show on another's lines.
+ * request's own (duplicated) Vert.x context, so one request's fields never show on another's lines. The same context
+ * and the same DEBUG line ({@code POST /webhook/t -> 202}) for an ingest answered by RESTEasy (its filters here) and
+ * for one the ingest gate's route answers directly ({@link RequestLog}).
  *
  * <p>Never logged: headers, query strings (the status page token), bodies, signatures.
  */
 @Singleton
-public class RequestLogging {
+public class RequestLogging implements RequestLog {
 
     private static final Logger LOG = Logger.getLogger(RequestLogging.class);
     public static final String HEADER = "X-Request-ID";
@@ -65,23 +68,41 @@ public class RequestLogging {
 
     @ServerRequestFilter(preMatching = true)
     public void start(ContainerRequestContext request, RoutingContext routing) {
+        begin(routing, request.getUriInfo().getPath());
+    }
+
+    @ServerResponseFilter
+    public void end(ContainerRequestContext request, ContainerResponseContext response) {
+        finish(request.getMethod(), request.getUriInfo().getPath(), response.getStatus(), response.getEntity());
+    }
+
+    @Override
+    public void started(RoutingContext ctx) {
+        begin(ctx, ctx.normalizedPath());
+    }
+
+    @Override
+    public void answered(RoutingContext ctx, int status, IngressReply reply) {
+        finish(ctx.request().method().name(), ctx.normalizedPath(), status, reply);
+    }
+
+    private static void begin(RoutingContext routing, String path) {
         String id = routing.get(PROPERTY); // given by identify: every request passes that route
         if (id != null) {
             MDC.put(REQUEST_ID, id);
         }
-        String tenant = tenantOf(request.getUriInfo().getPath());
+        String tenant = tenantOf(path);
         if (tenant != null) {
             MDC.put(TENANT_ID, tenant);
         }
     }
 
-    @ServerResponseFilter
-    public void end(ContainerRequestContext request, ContainerResponseContext response) {
-        if (response.getEntity() instanceof IngressReply reply && reply.eventId() != null) {
+    private static void finish(String method, String path, int status, Object entity) {
+        if (entity instanceof IngressReply reply && reply.eventId() != null) {
             MDC.put(EVENT_ID, reply.eventId());
         }
         if (LOG.isDebugEnabled()) {
-            LOG.debugf("%s %s -> %d", request.getMethod(), request.getUriInfo().getPath(), response.getStatus());
+            LOG.debugf("%s %s -> %d", method, path, status);
         }
         MDC.remove(EVENT_ID);
         MDC.remove(TENANT_ID);

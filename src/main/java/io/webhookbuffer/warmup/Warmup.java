@@ -39,10 +39,11 @@ import io.webhookbuffer.usage.UsageCounters;
  * the HTTP server listens, the replica sends itself signed webhooks over loopback (the generic scheme, ~1 KB bodies,
  * one in twenty a duplicate), {@code buffer.warmup.requests} of them or for {@code buffer.warmup.max-duration},
  * whichever ends first, from {@code buffer.warmup.connections} connections, to the {@link RehearsalTenant}: through
- * the router, the gate, RESTEasy, the MAC, the actor, and the real group-commit statement, rolled back
+ * the router, the gate, the ingest route that is configured (the gate's own, or RESTEasy:
+ * {@code buffer.ingress.direct-route}), the MAC, the actor, and the real group-commit statement, rolled back
  * ({@code queue.RehearsalWriter}); then it waits, within {@code buffer.warmup.settle-max}, for the JIT compiler to
- * work off what the rehearsal queued. Readiness ({@code health.WarmupReadiness}) turns UP when it ends, whatever its answers
- * were: a database that fails the rehearsal fails the database check too, which says so.
+ * work off what the rehearsal queued. Readiness ({@code health.WarmupReadiness}) turns UP when it ends, whatever its
+ * answers were: a database that fails the rehearsal fails the database check too, which says so.
  *
  * <p>What it leaves: nothing in PostgreSQL but the dead tuples of the rolled-back inserts (vacuum's), no usage, no
  * ingest metrics, no actor (forgotten at the end); the log's start and end lines. What it costs: the time to

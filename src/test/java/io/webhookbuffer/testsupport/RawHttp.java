@@ -9,6 +9,8 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -88,7 +90,9 @@ public final class RawHttp implements AutoCloseable {
             throw new IOException("the connection closed without an answer");
         }
         Map<String, String> headers = new TreeMap<>();
+        List<String> lines = new ArrayList<>();
         for (String line = line(); line != null && !line.isEmpty(); line = line()) {
+            lines.add(line);
             int colon = line.indexOf(':');
             headers.merge(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip(),
                     (a, b) -> a + ", " + b);
@@ -96,7 +100,7 @@ public final class RawHttp implements AutoCloseable {
         String length = headers.get("content-length");
         byte[] body = in.readNBytes(length == null ? 0 : Integer.parseInt(length));
         return new Answer(Integer.parseInt(statusLine.split(" ")[1]), headers,
-                new String(body, StandardCharsets.UTF_8));
+                new String(body, StandardCharsets.UTF_8), statusLine, List.copyOf(lines));
     }
 
     /**
@@ -141,8 +145,12 @@ public final class RawHttp implements AutoCloseable {
         socket.close();
     }
 
-    /** Status, headers (names in lower case) and body of one answer. */
-    public record Answer(int status, Map<String, String> headers, String body) {
+    /**
+     * Status, headers (names in lower case) and body of one answer; and as sent: the status line and the header lines
+     * in their order.
+     */
+    public record Answer(int status, Map<String, String> headers, String body, String statusLine,
+            List<String> headerLines) {
 
         public String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));

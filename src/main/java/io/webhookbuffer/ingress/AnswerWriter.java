@@ -1,0 +1,122 @@
+package io.webhookbuffer.ingress;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Writes an ingest answer ({@link IngressAnswer}) from a Vert.x route, without RESTEasy: the status, its one header,
+ * the JSON content type and the body as the application's Jackson {@code ObjectMapper} writes it (the one RESTEasy
+ * serialises with). Two shapes, each as it was before the direct route: the gate's refusals ({@link #write}) and
+ * the answers RESTEasy used to write ({@link #writeAsRestEasy}). An answer given before the request was read in full
+ * ends the connection: what the sender still sends is read and dropped for at most {@link #LINGER_MILLIS} and
+ * {@link #LINGER_BYTES} (so that a client that writes its whole body before it reads finds the answer, not a reset),
+ * then the connection closes.
+ */
+@ApplicationScoped
+public class AnswerWriter {
+
+    static final long LINGER_MILLIS = 1000;
+    static final long LINGER_BYTES = 1024 * 1024;
+    private static final CharSequence JSON = HttpHeaders.createOptimized("application/json");
+    /** As RESTEasy spells them. */
+    private static final String CONTENT_TYPE = "Content-Type";
+    private static final CharSequence JSON_UTF8 = HttpHeaders.createOptimized("application/json;charset=UTF-8");
+
+    private final ObjectMapper json;
+    private final Vertx vertx;
+
+    public AnswerWriter(ObjectMapper json, Vertx vertx) {
+        this.json = json;
+        this.vertx = vertx;
+    }
+
+    /**
+     * Writes a refusal of the gate unless the response is over; {@code close} ends the connection after it in any
+     * case.
+     */
+    void write(RoutingContext ctx, IngressAnswer answer, boolean close) {
+        HttpServerResponse response = ctx.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        HttpServerRequest request = ctx.request();
+        boolean unread = !request.isEnded();
+        response.setStatusCode(answer.status());
+        if (answer.header() != null) {
+            response.putHeader(answer.header(), answer.value());
+        }
+        response.putHeader(HttpHeaders.CONTENT_TYPE, JSON);
+        if (unread || close) {
+            response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        }
+        response.end(Buffer.buffer(encode(answer.reply())));
+        if (unread) {
+            lingerThenClose(request);
+        } else if (close) {
+            request.connection().close();
+        }
+    }
+
+    /**
+     * Writes the answer to a request read in full exactly as RESTEasy writes it ({@code buffer.ingress.direct-route}
+     * changes no byte on the wire): {@code content-length} first, then the answer's header and
+     * {@code Content-Type: application/json;charset=UTF-8} in RESTEasy's order (by name), in its spelling.
+     */
+    void writeAsRestEasy(RoutingContext ctx, IngressAnswer answer) {
+        HttpServerResponse response = ctx.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        byte[] body = encode(answer.reply());
+        response.setStatusCode(answer.status());
+        response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length));
+        boolean headerFirst = answer.header() != null && answer.header().compareToIgnoreCase(CONTENT_TYPE) < 0;
+        if (headerFirst) {
+            response.putHeader(answer.header(), answer.value());
+        }
+        response.putHeader(CONTENT_TYPE, JSON_UTF8);
+        if (answer.header() != null && !headerFirst) {
+            response.putHeader(answer.header(), answer.value());
+        }
+        response.end(Buffer.buffer(body));
+    }
+
+    /**
+     * Reads and drops what the sender still sends, for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES} (past
+     * those, reading stops and the kernel's buffers take the rest until the connection closes), then closes.
+     */
+    private void lingerThenClose(HttpServerRequest request) {
+        HttpConnection connection = request.connection();
+        long timer = vertx.setTimer(LINGER_MILLIS, id -> connection.close());
+        long[] dropped = { 0 };
+        request.handler(chunk -> {
+            dropped[0] += chunk.length();
+            if (dropped[0] > LINGER_BYTES) {
+                request.pause();
+            }
+        });
+        request.endHandler(end -> {
+            vertx.cancelTimer(timer);
+            connection.close();
+        });
+        request.resume();
+    }
+
+    private byte[] encode(IngressReply reply) {
+        try {
+            return json.writeValueAsBytes(reply);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an ingest answer did not serialise", e); // a record of strings: never
+        }
+    }
+}

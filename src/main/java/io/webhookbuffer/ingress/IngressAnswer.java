@@ -1,0 +1,28 @@
+package io.webhookbuffer.ingress;
+
+/**
+ * One of the ingest contract's answers before it is written: the status, the JSON body, and the one header some
+ * answers carry ({@code Retry-After}, or {@code Allow} on a 405; null for none). A plain value, so that the Vert.x
+ * routes ({@link IngressGate}, {@link DirectIngest}) and RESTEasy ({@link WebhookResource}) write the same answer.
+ */
+record IngressAnswer(int status, IngressReply reply, String header, String value) {
+
+    static IngressAnswer of(int status, IngressReply reply) {
+        return new IngressAnswer(status, reply, null, null);
+    }
+
+    static IngressAnswer retryAfter(int status, IngressReply reply, long seconds) {
+        return new IngressAnswer(status, reply, "Retry-After", Long.toString(seconds));
+    }
+
+    /**
+     * Tells the listener (the metrics: {@code buffer_ingest_total{outcome}}, {@code buffer_ingest_ack}) about this
+     * answer to a request taken at {@code startedNanos}; nothing for an answer that is no ingest attempt (405).
+     */
+    void reportTo(IngressListener listener, long startedNanos) {
+        IngestOutcome outcome = IngestOutcome.of(status, reply);
+        if (outcome != null) {
+            listener.answered(outcome, System.nanoTime() - startedNanos);
+        }
+    }
+}
