@@ -63,8 +63,8 @@ public class IngressGate {
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
 
     /**
-     * A request the gate let through: its tenant (known and active) and its whole body, within every limit;
-     * {@code rehearsal} when the tenant is the start-up warm-up's (its answers are not reported to the metrics).
+     * A request the gate let through: its tenant (known and active) and its whole body, within every limit; and
+     * whether it is one of the start-up warm-up's rehearsals ({@link RehearsalTenant}), which no metric counts.
      */
     record Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
     }
