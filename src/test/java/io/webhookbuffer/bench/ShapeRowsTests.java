@@ -38,4 +38,13 @@ class ShapeRowsTests {
         assertEquals(1, rows.size());
         assertArrayEquals(new long[] {1000, 50, 10, 0, 3, 7}, rows.get(0));
     }
+
+    @Test
+    void theCpuWindowUsesSamplesInsideItOnly() {
+        List<long[]> rows = List.of(new long[] {900, 0, 0, 0, 0, 0}, new long[] {1000, 1, 1, 1, 1, 1},
+                new long[] {2000, 2, 2, 2, 2, 2}, new long[] {3100, 0, 0, 0, 0, 0});
+        assertEquals(1000, ShapeRows.first(rows, 950, 3000)[0]);
+        assertEquals(2000, ShapeRows.last(rows, 950, 3000)[0], "not the sample after the window, taken after exit");
+        assertEquals(null, ShapeRows.first(rows, 2100, 3000));
+    }
 }

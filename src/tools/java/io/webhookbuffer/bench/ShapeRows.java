@@ -153,8 +153,10 @@ final class ShapeRows {
         List<long[]> rows = cpuRows(Files.readAllLines(samplesFile, StandardCharsets.UTF_8));
         long from = ingest.measuredFromEpochMs() + (long) (warm.fromSeconds() * 1000);
         long to = ingest.measuredFromEpochMs() + (long) (warm.toSeconds() * 1000);
-        long[] a = closest(rows, from);
-        long[] b = closest(rows, to);
+        // Inside the window, never after it: the generator's JVM exits as the window ends, and a sample of a process
+        // that has gone reads 0.
+        long[] a = first(rows, from, to);
+        long[] b = last(rows, from, to);
         if (a == null || b[0] <= a[0]) {
             return;
         }
@@ -197,14 +199,25 @@ final class ShapeRows {
         return best;
     }
 
-    private static long[] closest(List<long[]> rows, long epochMs) {
-        long[] best = null;
+    /** The first sample taken in [from, to], or null. */
+    static long[] first(List<long[]> rows, long from, long to) {
         for (long[] r : rows) {
-            if (best == null || Math.abs(r[0] - epochMs) < Math.abs(best[0] - epochMs)) {
-                best = r;
+            if (r[0] >= from && r[0] <= to) {
+                return r;
             }
         }
-        return best;
+        return null;
+    }
+
+    /** The last sample taken in [from, to], or null. */
+    static long[] last(List<long[]> rows, long from, long to) {
+        long[] found = null;
+        for (long[] r : rows) {
+            if (r[0] >= from && r[0] <= to) {
+                found = r;
+            }
+        }
+        return found;
     }
 
     private static LoadResult.Window window(LoadResult ingest, String name) {
