@@ -41,6 +41,7 @@ final class AbuseReport {
     final long foreignLegitRows;
     final long errorLines;
     final long abuseMillis;
+    private final String attackerPriority;
     private final List<SignedLoad.Answer> answers;
     private final long quietStart;
     private final long abuseStart;
@@ -48,7 +49,7 @@ final class AbuseReport {
 
     AbuseReport(AbuseRun run, Map<String, long[]> stored, long foreignLegitRows, long errorLines, boolean survived) {
         this.settings = run.settings;
-        List<SignedLoad.Answer> answers = run.load.answers();
+        List<SignedLoad.Answer> answers = run.legitAnswers;
         this.quiet = window(answers, run.quietStart, run.abuseStart);
         this.abused = window(answers, run.abuseStart, run.abuseEnd);
         this.tally = run.tally;
@@ -70,6 +71,7 @@ final class AbuseReport {
         this.foreignLegitRows = foreignLegitRows;
         this.errorLines = errorLines;
         this.abuseMillis = run.abuseEnd - run.abuseStart;
+        this.attackerPriority = run.attackerPriority;
         this.answers = answers;
         this.quietStart = run.quietStart;
         this.abuseStart = run.abuseStart;
@@ -136,7 +138,9 @@ final class AbuseReport {
                 + "tenant with a foreign body: ").append(foreignLegitRows).append("; rows of hostile tenants: ")
                 .append(stored.size() <= 2 ? "none" : "see the check").append('\n');
         md.append("- ERROR lines in the service's log: ").append(errorLines).append('\n');
-        md.append(String.format(Locale.ROOT, "- abuse phase %.1f s%n", abuseMillis / 1000.0));
+        md.append(String.format(Locale.ROOT, "- abuse phase %.1f s: %.0f hostile requests/s on average; the hostile "
+                + "clients' JVM: %s%n", abuseMillis / 1000.0, hostileRequests * 1000.0 / Math.max(1, abuseMillis),
+                attackerPriority));
         return md.toString();
     }
 

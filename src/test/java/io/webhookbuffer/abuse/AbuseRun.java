@@ -32,7 +32,8 @@ import io.webhookbuffer.torture.SignedLoad;
 
 /**
  * One abuse run: the packaged service with the image's JVM flags ({@link AbuseSettings#IMAGE_JVM}), its RSS sampled
- * from /proc, a legitimate signed sender ({@link SignedLoad}) from the quiet phase to the end, and then at once the
+ * from /proc, a legitimate signed sender in its own process ({@link LegitProcess}) from the quiet phase to the end,
+ * this JVM (the hostile clients) at the lowest CPU priority ({@link AttackerPriority}), and then at once the
  * hostile flood ({@link Hostile}), the slow connections ({@link SlowConnections}) and the oversized bodies
  * ({@link BigBodies}). Delivery is off, so whatever was stored is still in event_queue at the end.
  */
@@ -52,8 +53,11 @@ final class AbuseRun implements AutoCloseable {
     private ServiceProcess service;
     private ExecutorService sampler;
     Hostile.Targets targets;
-    SignedLoad load;
+    private LegitProcess legit;
+    List<SignedLoad.Answer> legitAnswers = List.of();
     String legitSecret;
+    /** What lowering this JVM's priority for the hostile clients came to: "nice 19", or why it did not. */
+    String attackerPriority = "not lowered";
     long quietStart;
     long abuseStart;
     long abuseEnd;
@@ -95,13 +99,16 @@ final class AbuseRun implements AutoCloseable {
         String oddSecret = "abuse-odd-" + UUID.randomUUID();
         String odd = provision(TestTenants.tenant().provider("stripe").secrets(oddSecret));
         targets = new Hostile.Targets(legit, small, large, providers, odd, oddSecret);
-        load = new SignedLoad("http://127.0.0.1:" + service.port(), Map.of(legit, legitSecret), settings.legitRate, 0);
     }
 
     /** The legitimate sender alone: its quiet latency. */
-    void quiet() throws InterruptedException {
+    void quiet() throws IOException, InterruptedException {
+        legit = LegitProcess.start("http://127.0.0.1:" + service.port(), targets.legit(), legitSecret,
+                settings.legitRate, DIR.resolve("legit-sender.log"));
+        // The service and the sender were started at this JVM's priority; from here on the hostile clients get
+        // only what the buffer leaves of the cores, in both phases, as an attacker on other machines would.
+        attackerPriority = AttackerPriority.lower(settings.attackerNice);
         quietStart = System.currentTimeMillis();
-        load.start();
         Thread.sleep(settings.quiet.toMillis());
     }
 
@@ -152,7 +159,7 @@ final class AbuseRun implements AutoCloseable {
     /** Stops the sender, checks readiness, reads the database and stops the service. */
     void finish() throws Exception {
         Thread.sleep(2000); // the sender's last seconds after the abuse: its tail is part of the run
-        load.stop();
+        legitAnswers = legit.stop();
         readyAfter = ready();
         service.process().destroy();
         if (!service.process().waitFor(60, TimeUnit.SECONDS)) {
@@ -273,8 +280,8 @@ final class AbuseRun implements AutoCloseable {
 
     @Override
     public void close() {
-        if (load != null) {
-            load.close();
+        if (legit != null) {
+            legit.close();
         }
         if (slow != null) {
             slow.finish();

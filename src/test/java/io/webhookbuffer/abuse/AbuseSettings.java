@@ -33,6 +33,11 @@ final class AbuseSettings {
      * 0: reported, not asserted (the CI size, on cores shared with the build and the hostile clients).
      */
     final double p99Factor;
+    /**
+     * The nice value the hostile clients' JVM runs at (0: the same priority as the buffer); see
+     * {@link AttackerPriority}.
+     */
+    final int attackerNice;
 
     private AbuseSettings() {
         full = "full".equalsIgnoreCase(text("mode", "ci"));
@@ -48,6 +53,7 @@ final class AbuseSettings {
         bigBytes = integer("big-bytes", 15_000_000, 15_000_000);
         rssBound = Long.parseLong(text("rss-bound", Long.toString(POD_LIMIT_BYTES)).strip());
         p99Factor = Double.parseDouble(text("p99-factor", full ? "2" : "0"));
+        attackerNice = integer("attacker-nice", 19, 19);
     }
 
     static AbuseSettings fromEnvironment() {
@@ -57,9 +63,10 @@ final class AbuseSettings {
     String describe() {
         return String.format(Locale.ROOT, "mode %s; legitimate sender %d signed requests/s (quiet %d s first); %,d "
                 + "hostile requests at up to %d/s over %d connections at a time; %d slow connections held %d s; %d x %d "
-                + "connections pushing %,d-byte bodies; JVM %s", full ? "full" : "ci", legitRate, quiet.toSeconds(),
-                hostile, hostileRate, hostileConcurrency, slow, slowHold.toSeconds(), bigRounds, big, bigBytes,
-                String.join(" ", IMAGE_JVM));
+                + "connections pushing %,d-byte bodies; JVM %s; the legitimate sender in its own process, the hostile clients' "
+                + "JVM at nice %d", full ? "full" : "ci", legitRate, quiet.toSeconds(), hostile, hostileRate,
+                hostileConcurrency, slow, slowHold.toSeconds(), bigRounds, big, bigBytes, String.join(" ", IMAGE_JVM),
+                attackerNice);
     }
 
     private int integer(String name, int ci, int fullValue) {
