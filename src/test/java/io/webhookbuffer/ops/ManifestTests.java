@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -55,8 +56,8 @@ class ManifestTests {
             assertTrue(Files.exists(file), "kustomization resource " + file);
             Manifests.documents(file).forEach(doc -> kinds.add(doc.get("kind").asText()));
         }
-        assertEquals(Set.of("ConfigMap", "Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
-                "NetworkPolicy", "ServiceMonitor", "PrometheusRule"), kinds);
+        assertEquals(Set.of("ConfigMap", "Deployment", "Service", "Ingress", "HorizontalPodAutoscaler",
+                "PodDisruptionBudget", "NetworkPolicy", "ServiceMonitor", "PrometheusRule"), kinds);
         JsonNode secret = Manifests.one(Manifests.K8S.resolve("secret.template.yaml"));
         assertEquals("Secret", secret.get("kind").asText());
         secret.get("stringData").fields().forEachRemaining(e -> assertTrue(e.getValue().asText().startsWith("REPLACE_ME"),
@@ -183,6 +184,38 @@ class ManifestTests {
                 ".webhook-buffer-data/")) {
             assertTrue(ignore.contains(entry), ".dockerignore lacks " + entry);
         }
+    }
+
+    /**
+     * The Ingress routes the webhook path only, to the Service's port, with tenant affinity by path (issue 19 item 3)
+     * and a body size at least the buffer's ceiling (nginx's own default, 1m, would refuse what the buffer accepts).
+     */
+    @Test
+    void ingressRoutesOnlyWebhooksWithTenantAffinityAndTheBufferCeiling() throws IOException {
+        JsonNode ingress = Manifests.one(Manifests.K8S.resolve("ingress.yaml"));
+        JsonNode paths = ingress.at("/spec/rules/0/http/paths");
+        assertEquals(1, paths.size(), "one path");
+        assertEquals("/webhook/", paths.get(0).get("path").asText());
+        assertEquals("Prefix", paths.get(0).get("pathType").asText());
+        JsonNode service = Manifests.one(Manifests.K8S.resolve("service.yaml"));
+        assertEquals(service.at("/metadata/name").asText(), paths.get(0).at("/backend/service/name").asText());
+        assertEquals(service.at("/spec/ports/0/name").asText(), paths.get(0).at("/backend/service/port/name").asText());
+        JsonNode annotations = ingress.at("/metadata/annotations");
+        assertEquals("$uri", annotations.get("nginx.ingress.kubernetes.io/upstream-hash-by").asText(),
+                "consistent hashing on the path without its query: one tenant, one replica");
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(Path.of("src/main/resources/application.properties"))) {
+            p.load(in);
+        }
+        assertEquals(megabytes(p.getProperty("quarkus.http.limits.max-body-size")),
+                megabytes(annotations.get("nginx.ingress.kubernetes.io/proxy-body-size").asText()),
+                "the ingress takes the bodies the buffer takes");
+    }
+
+    private static long megabytes(String size) {
+        String digits = size.replaceAll("[^0-9]", "");
+        assertTrue(size.strip().toLowerCase(Locale.ROOT).endsWith("m"), size);
+        return Long.parseLong(digits);
     }
 
     private static int appPort() throws IOException {
