@@ -70,11 +70,13 @@ public class IngestService {
     private final String[] forwardHeaders;
     private final VerificationBudget budget;
     private final VerificationPool pool;
+    private final IngressListener listener;
     private final int offloadBytes;
 
     public IngestService(TenantActors actors, IngressConfig config, UsageCounters usage, VerificationPool pool,
-            VerificationBudget budget) {
+            VerificationBudget budget, IngressListener listener) {
         this.actors = actors;
+        this.listener = listener;
         this.usage = usage;
         this.pool = pool;
         this.budget = budget;
@@ -120,6 +122,7 @@ public class IngestService {
             }
             return done(new VerificationBusy());
         }
+        listener.offloaded();
         return offloaded.whenComplete((checked, error) -> permit.release())
                 .thenCompose(checked -> verified(tenant, headers, body, receivedAt, verifier, checked, address, tally));
     }

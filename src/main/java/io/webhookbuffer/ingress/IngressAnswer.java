@@ -24,5 +24,9 @@ record IngressAnswer(int status, IngressReply reply, String header, String value
         if (outcome != null) {
             listener.answered(outcome, System.nanoTime() - startedNanos);
         }
+        EdgeRefusal refusal = EdgeRefusal.of(reply);
+        if (refusal != null) {
+            listener.refused(refusal);
+        }
     }
 }

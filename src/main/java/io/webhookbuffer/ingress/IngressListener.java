@@ -7,4 +7,10 @@ package io.webhookbuffer.ingress;
 public interface IngressListener {
 
     void answered(IngestOutcome outcome, long elapsedNanos);
+
+    /** An answer given for lack of room or of trust, or to a malformed request (also counted by outcome if any). */
+    void refused(EdgeRefusal reason);
+
+    /** A body large enough to be verified on the verification pool, off the event loop, was handed to it. */
+    void offloaded();
 }

@@ -6,7 +6,10 @@ import static io.webhookbuffer.metrics.MetricNames.DELIVERY;
 import static io.webhookbuffer.metrics.MetricNames.DELIVERY_LATENCY;
 import static io.webhookbuffer.metrics.MetricNames.INGEST;
 import static io.webhookbuffer.metrics.MetricNames.INGEST_ACK;
+import static io.webhookbuffer.metrics.MetricNames.INGRESS_REFUSALS;
 import static io.webhookbuffer.metrics.MetricNames.OUTCOME;
+import static io.webhookbuffer.metrics.MetricNames.REASON;
+import static io.webhookbuffer.metrics.MetricNames.VERIFICATIONS_OFFLOADED;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +21,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.webhookbuffer.delivery.DeliveryListener;
+import io.webhookbuffer.ingress.EdgeRefusal;
 import io.webhookbuffer.ingress.IngestOutcome;
 import io.webhookbuffer.ingress.IngressListener;
 import io.webhookbuffer.queue.CommitListener;
@@ -36,6 +40,8 @@ public class HotPathMeters implements IngressListener, CommitListener, DeliveryL
     private static final double[] BATCH_BUCKETS = { 1, 2, 5, 10, 25, 50, 100, 250, 512, 1000 };
 
     private final Counter[] ingest;
+    private final Counter[] refusals;
+    private final Counter offloaded;
     private final Timer[] ack;
     private final Counter[] delivery;
     private final Timer originLatency;
@@ -52,6 +58,14 @@ public class HotPathMeters implements IngressListener, CommitListener, DeliveryL
             ack[o.ordinal()] = Timer.builder(INGEST_ACK.name()).description(INGEST_ACK.description())
                     .tag(OUTCOME, o.label()).serviceLevelObjectives(ACK_BUCKETS).register(registry);
         }
+        EdgeRefusal[] reasons = EdgeRefusal.values();
+        refusals = new Counter[reasons.length];
+        for (EdgeRefusal r : reasons) {
+            refusals[r.ordinal()] = Counter.builder(INGRESS_REFUSALS.name()).description(INGRESS_REFUSALS.description())
+                    .tag(REASON, r.label()).register(registry);
+        }
+        offloaded = Counter.builder(VERIFICATIONS_OFFLOADED.name()).description(VERIFICATIONS_OFFLOADED.description())
+                .register(registry);
         Outcome[] deliveries = Outcome.values();
         delivery = new Counter[deliveries.length];
         for (Outcome o : deliveries) {
@@ -70,6 +84,16 @@ public class HotPathMeters implements IngressListener, CommitListener, DeliveryL
     public void answered(IngestOutcome outcome, long elapsedNanos) {
         ingest[outcome.ordinal()].increment();
         ack[outcome.ordinal()].record(elapsedNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void refused(EdgeRefusal reason) {
+        refusals[reason.ordinal()].increment();
+    }
+
+    @Override
+    public void offloaded() {
+        offloaded.increment();
     }
 
     @Override

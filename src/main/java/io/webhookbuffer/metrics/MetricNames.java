@@ -8,9 +8,9 @@ import java.util.Locale;
  * is derived the way the Prometheus registry derives it ({@link Metric#prometheus()}). Alert rules, the Grafana
  * dashboard and docs/runbook.md use these names; ManifestTests checks that they exist here and at /q/metrics.
  *
- * <p>Labels are bounded: {@code outcome} (a fixed set per meter), {@code tenant} only on the two top-N backlog gauges
- * ({@code buffer.metrics.top-tenants} tenants at most, replaced on every snapshot), {@code origin} only on the
- * circuit gauge while a breaker is open (at most {@link #MAX_ORIGIN_LABELS}).
+ * <p>Labels are bounded: {@code outcome} and {@code reason} (a fixed set per meter), {@code tenant} only on the two
+ * top-N backlog gauges ({@code buffer.metrics.top-tenants} tenants at most, replaced on every snapshot), {@code origin}
+ * only on the circuit gauge while a breaker is open (at most {@link #MAX_ORIGIN_LABELS}).
  */
 public final class MetricNames {
 
@@ -35,6 +35,7 @@ public final class MetricNames {
     public static final String OUTCOME = "outcome";
     public static final String TENANT = "tenant";
     public static final String ORIGIN = "origin";
+    public static final String REASON = "reason";
     /** The circuit gauge keeps at most this many origins (the open ones); the count gauge covers the rest. */
     public static final int MAX_ORIGIN_LABELS = 20;
 
@@ -81,6 +82,13 @@ public final class MetricNames {
     public static final Metric INGRESS_IN_FLIGHT = new Metric("buffer.ingress.in.flight.bytes", Kind.GAUGE,
             "Request body bytes held on this replica by ingest requests between admission and answer (new ones get"
                     + " 503 replica_busy at buffer.ingress.max-in-flight-bytes)");
+    public static final Metric INGRESS_REFUSALS = new Metric("buffer.ingress.refusals", Kind.COUNTER,
+            "Ingest requests turned away for lack of room or trust, or malformed, by reason: lookup_busy, replica_busy,"
+                    + " verification_busy, failed_verifications, not_stored, invalid_host, too_many_headers,"
+                    + " request_timeout");
+    public static final Metric VERIFICATIONS_OFFLOADED = new Metric("buffer.ingress.verifications.offloaded",
+            Kind.COUNTER, "Request bodies verified on the verification pool, off the event loop (at least"
+                    + " buffer.ingress.verification.offload-bytes)");
     public static final Metric ACTORS_LIVE = new Metric("buffer.actors.live", Kind.GAUGE,
             "Tenant actors currently in memory");
     public static final Metric MAILBOX_DEPTH = new Metric("buffer.actors.mailbox.depth", Kind.GAUGE,
@@ -98,7 +106,8 @@ public final class MetricNames {
     public static final List<Metric> ALL = List.of(INGEST, INGEST_ACK, COMMITS, COMMITTED_EVENTS, COMMIT_SECONDS,
             COMMIT_BATCH_SIZE, COMMIT_LATENCY, BACKLOG_EVENTS, BACKLOG_OLDEST_AGE, BACKLOG_TENANTS,
             BACKLOG_SNAPSHOT_AGE, TENANT_BACKLOG_EVENTS, TENANT_BACKLOG_OLDEST_AGE, DELIVERY, DELIVERY_LATENCY,
-            DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, ACTORS_LIVE, MAILBOX_DEPTH,
+            DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, INGRESS_REFUSALS,
+            VERIFICATIONS_OFFLOADED, ACTORS_LIVE, MAILBOX_DEPTH,
             CIRCUITS_OPEN, CIRCUIT_OPEN, REDIS_FALLBACK, READY);
 
     private MetricNames() {

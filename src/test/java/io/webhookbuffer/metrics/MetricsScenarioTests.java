@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -20,6 +24,7 @@ import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
+import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
@@ -36,6 +41,7 @@ class MetricsScenarioTests {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final String INGEST = MetricNames.INGEST.prometheus();
     private static final String DELIVERY = MetricNames.DELIVERY.prometheus();
+    private static final String REFUSALS = MetricNames.INGRESS_REFUSALS.prometheus();
 
     @InjectFakeOrigin
     FakeOrigin origin;
@@ -113,5 +119,39 @@ class MetricsScenarioTests {
         assertTrue(end.count(MetricNames.DEAD_LETTERS.prometheus()) >= 2, "buffer_dead_letters counts the table");
         assertNotNull(end.value(MetricNames.BACKLOG_SNAPSHOT_AGE.prometheus()));
         assertTrue(end.count(MetricNames.BACKLOG_SNAPSHOT_AGE.prometheus()) < 30, "the snapshot is fresh");
+    }
+
+    /**
+     * The edge's refusals are counted by reason (a doubled Host, too many header lines), and a body large enough for
+     * the verification pool counts as offloaded; an ordinary 202 moves neither.
+     */
+    @Test
+    void edgeRefusalsAreCountedByReasonAndOffloadedVerificationsCounted() throws IOException {
+        String t = tenant().maxBodyBytes(1024 * 1024).provision();
+        Scrape before = Scrape.now();
+        Events.post(t, "edge-1").then().statusCode(202);
+        try (RawHttp http = RawHttp.open()) {
+            http.send(RawHttp.head("POST /webhook/" + t, "Host: 127.0.0.1", "Host: 127.0.0.2", "Content-Length: 2"));
+            assertEquals(400, http.answer(Duration.ofSeconds(5)).status());
+        }
+        List<String> headers = new ArrayList<>(List.of("Host: 127.0.0.1", "Content-Length: 2"));
+        for (int i = 0; i < 120; i++) {
+            headers.add("X-Filler-" + i + ": x");
+        }
+        try (RawHttp http = RawHttp.open()) {
+            http.send(RawHttp.head("POST /webhook/" + t, headers.toArray(String[]::new)));
+            assertEquals(431, http.answer(Duration.ofSeconds(5)).status());
+        }
+        String big = "{\"id\":\"edge-big\",\"pad\":\"" + "x".repeat(100 * 1024) + "\"}";
+        Signed.webhook(TestTenants.DEFAULT_SECRET, big.getBytes(StandardCharsets.UTF_8)).header("X-Event-ID", "edge-big")
+                .post("/webhook/" + t).then().statusCode(202);
+
+        Scrape after = Scrape.now();
+        assertEquals(1, after.count(REFUSALS, "reason", "invalid_host") - before.count(REFUSALS, "reason", "invalid_host"));
+        assertEquals(1, after.count(REFUSALS, "reason", "too_many_headers")
+                - before.count(REFUSALS, "reason", "too_many_headers"));
+        assertEquals(0, after.count(REFUSALS, "reason", "lookup_busy") - before.count(REFUSALS, "reason", "lookup_busy"));
+        String offloaded = MetricNames.VERIFICATIONS_OFFLOADED.prometheus();
+        assertEquals(1, after.count(offloaded) - before.count(offloaded), "the 100 KiB body was verified off the loop");
     }
 }

@@ -1,0 +1,47 @@
+package io.webhookbuffer.ingress;
+
+import java.util.Locale;
+
+/**
+ * Why an ingest request was turned away before (or instead of) its verification and its actor, as operators count it
+ * ({@code buffer_ingress_refusals_total{reason}}): the budgets that bound what an unauthenticated sender can make the
+ * buffer spend, and the malformed requests the edge refuses. The label is the {@code reason} (or, for the three with
+ * none, the {@code status}) of the JSON answer.
+ */
+public enum EdgeRefusal {
+    /** 503: the tenant was not cached and the budget for tenant lookups was spent (no query was made). */
+    LOOKUP_BUSY,
+    /** 503: the replica holds {@code buffer.ingress.max-in-flight-bytes} of bodies already. */
+    REPLICA_BUSY,
+    /** 503: no room on the verification pool, or the tenant's share of it while it is flooded. */
+    VERIFICATION_BUSY,
+    /** 429: this client address earned too many 401s from the tenant; answered before its body is read. */
+    FAILED_VERIFICATIONS,
+    /** 503: the tenant lookup (the database) failed; nothing was stored. */
+    NOT_STORED,
+    /** 400: no, an empty or two {@code Host} lines. */
+    INVALID_HOST,
+    /** 431: more header lines than {@code buffer.ingress.max-header-count}. */
+    TOO_MANY_HEADERS,
+    /** 408: the body did not arrive within {@code buffer.ingress.body-timeout}. */
+    REQUEST_TIMEOUT;
+
+    /** The refusal an answer stands for, or null for any other answer. */
+    static EdgeRefusal of(IngressReply reply) {
+        if (reply == null) {
+            return null;
+        }
+        String key = reply.reason() != null ? reply.reason() : reply.status();
+        for (EdgeRefusal r : values()) {
+            if (r.label().equals(key)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** The label value: the constant's name in lower case. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
