@@ -77,6 +77,7 @@ control_secret=bench-control-secret-0123456789
 webhook_secret=bench-webhook-secret
 origin_token=bench-origin-token
 signing_secret=bench-signing-secret
+secrets_keys=bench:YmVuY2gtb25seS1rZXktMDEyMzQ1Njc4OWFiY2RlZiE= # seals the tenants' secrets in the bench database (recreated each run)
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
 for tool in java psql pgbench curl; do
@@ -142,7 +143,7 @@ start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]
       QUARKUS_REDIS_HOSTS=redis://127.0.0.1:6379 QUARKUS_HTTP_PORT="$buffer_port" \
       BUFFER_CONTROL_SECRET="$control_secret" BUFFER_ORIGIN_BASE_URL="http://127.0.0.1:$origin_port" \
       BUFFER_ORIGIN_TOKEN="$origin_token" BUFFER_DELIVERY_SIGNING_SECRET="$signing_secret" \
-      BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_BENCH_CEILING_ENDPOINT=true \
+      BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_BENCH_CEILING_ENDPOINT=true BUFFER_SECRETS_KEYS="$secrets_keys" \
       "${buffer_env[@]}" "$@" "$server_java" $server_opts -jar "$app/quarkus-run.jar" >"$out/buffer-$name.log" 2>&1 &
   buffer_pid=$!; started+=("$buffer_pid")
   wait_for "http://127.0.0.1:$buffer_port/q/health/ready" 120

@@ -20,6 +20,8 @@ import io.smallrye.config.PropertiesConfigSource;
  * and an embedded Redis;</li>
  * <li>test profile: the local servers on 127.0.0.1:5432 / :6379 when they answer (as on CI), else embedded ones in
  * a throwaway folder;</li>
+ * <li>local, dev and test profiles: when {@code buffer.secrets.keys} is not set, the key in
+ * {@code {buffer.local.data-dir}/secrets.key}, made on first use ({@link LocalSecretsKey});</li>
  * <li>prod profile: nothing, ever. Without {@code quarkus.datasource.reactive.url} the service refuses to start
  * (see {@code RequiredConfiguration}).</li>
  * </ul>
@@ -29,6 +31,8 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
 
     static final int ORDINAL = 200;
     static final String DATABASE = "webhook_buffer";
+    /** Where local mode keeps what it makes for itself: the embedded PostgreSQL's data, the secrets key file. */
+    public static final String DATA_DIR = ".webhook-buffer-data";
     /**
      * The test database; {@code BUFFER_TEST_DATABASE} names another, so two checkouts can run their tests at once on
      * one PostgreSQL without sharing tables.
@@ -45,7 +49,7 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
         }
         Map<String, String> props = new HashMap<>();
         if (isUnset(context.getValue("quarkus.datasource.reactive.url"))) {
-            Path dataDir = test ? null : Path.of(valueOr(context.getValue("buffer.local.data-dir"), ".webhook-buffer-data"),
+            Path dataDir = test ? null : Path.of(valueOr(context.getValue("buffer.local.data-dir"), DATA_DIR),
                     "postgres");
             LocalServers.Endpoint pg = LocalServers.postgres(test, dataDir, test ? TEST_DATABASE : DATABASE);
             String hostPortDb = pg.host() + ":" + pg.port() + "/" + pg.database();
@@ -57,7 +61,16 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
             LocalServers.Endpoint redis = LocalServers.redis(test);
             props.put("quarkus.redis.hosts", "redis://" + redis.host() + ":" + redis.port());
         }
+        secretsKey(context, props);
         return List.of(new PropertiesConfigSource(props, "webhook-buffer local servers", ORDINAL));
+    }
+
+    /** The tests' too: the key file stays in the checkout, as the test database it opens stays on PostgreSQL. */
+    private static void secretsKey(ConfigSourceContext context, Map<String, String> props) {
+        if (isUnset(context.getValue("buffer.secrets.keys"))) {
+            Path dataDir = Path.of(valueOr(context.getValue("buffer.local.data-dir"), DATA_DIR));
+            props.put("buffer.secrets.keys", LocalSecretsKey.loadOrCreate(dataDir.resolve(LocalSecretsKey.FILE_NAME)));
+        }
     }
 
     private static String testDatabase() {

@@ -103,6 +103,7 @@ public final class BufferCtl implements Callable<Integer> {
                 .addSubcommand("resume", steer(context, "resume", "Resume delivery."))
                 .addSubcommand("rotate-secret", new RotateSecret(context))
                 .addSubcommand("backlog", new Backlog(context))
+                .addSubcommand("secrets", SecretsCommands.group(context))
                 .addSubcommand("dead-letters", deadLetters);
         cli.setOut(out);
         cli.setErr(err);
@@ -121,6 +122,10 @@ public final class BufferCtl implements Callable<Integer> {
     /** The explanation printed for a 401's reason. */
     static String explain(String reason) {
         return HINTS.getOrDefault(reason, "the buffer refused the command");
+    }
+
+    /** A request's answer, or null and the exit code when there was none. */
+    record Exchange(ControlApi.Answer answer, int code) {
     }
 
     /** Where output goes and what the environment says. */
@@ -154,6 +159,12 @@ public final class BufferCtl implements Callable<Integer> {
         }
 
         int send(String method, String path, String body) {
+            Exchange exchange = exchange(method, path, body);
+            return exchange.answer() == null ? exchange.code() : report(exchange.answer());
+        }
+
+        /** One signed request; its answer, or none and the exit code saying why (no secret, unreachable). */
+        Exchange exchange(String method, String path, String body) {
             Connection global = context.global();
             String url = first(first(connection.url, global.url, null), context.env().get("BUFFERCTL_URL"), DEFAULT_URL);
             String secret = first(first(connection.secret, global.secret, null), context.env().get("BUFFERCTL_SECRET"),
@@ -161,22 +172,21 @@ public final class BufferCtl implements Callable<Integer> {
             json = connection.json || global.json;
             if (secret == null || secret.isBlank()) {
                 context.err().println("bufferctl: no control secret: set BUFFERCTL_SECRET (or --control-secret)");
-                return USAGE;
+                return new Exchange(null, USAGE);
             }
-            ControlApi.Answer answer;
             try {
-                answer = new ControlApi(url, secret, Duration.ofSeconds(10)).send(method, path, body);
+                return new Exchange(new ControlApi(url, secret, Duration.ofSeconds(10)).send(method, path, body), OK);
             } catch (IOException | IllegalArgumentException e) {
                 context.err().println("bufferctl: cannot reach the buffer at " + url + ": " + e);
-                return UNREACHABLE;
+                return new Exchange(null, UNREACHABLE);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return UNREACHABLE;
+                return new Exchange(null, UNREACHABLE);
             }
-            return report(answer);
         }
 
-        private int report(ControlApi.Answer answer) {
+        /** Prints the answer (or its error) and returns the exit code it means. */
+        int report(ControlApi.Answer answer) {
             JsonNode body = parse(answer.body());
             if (answer.status() / 100 == 2) {
                 if (json || body == null) {
@@ -217,7 +227,12 @@ public final class BufferCtl implements Callable<Integer> {
             });
         }
 
-        private static JsonNode parse(String body) {
+        /** Whether --json was given (known once {@link #exchange} ran). */
+        boolean jsonOutput() {
+            return json;
+        }
+
+        static JsonNode parse(String body) {
             try {
                 return body == null || body.isBlank() ? null : JSON.readTree(body);
             } catch (IOException e) {
@@ -241,7 +256,7 @@ public final class BufferCtl implements Callable<Integer> {
         return b != null && !b.isBlank() ? b : fallback;
     }
 
-    private static String json(Object value) {
+    static String json(Object value) {
         try {
             return JSON.writeValueAsString(value);
         } catch (IOException e) {
@@ -276,6 +291,14 @@ public final class BufferCtl implements Callable<Integer> {
         @Option(names = "--origin-url", paramLabel = "URL")
         String originUrl;
 
+        @Option(names = "--origin-token", paramLabel = "TOKEN",
+                description = "bearer token for the tenant's own origin (prefer --body @file: arguments show in ps)")
+        String originToken;
+
+        @Option(names = "--origin-signing-secret", paramLabel = "SECRET",
+                description = "batch signing secret for the tenant's own origin")
+        String originSigningSecret;
+
         @Option(names = "--billing-anchor", paramLabel = "ISO", description = "start of a billing period (whole hour)")
         String billingAnchor;
 
@@ -294,6 +317,8 @@ public final class BufferCtl implements Callable<Integer> {
             put(fields, "rateLimit", rateLimit);
             put(fields, "rateWindowSeconds", rateWindowSeconds);
             put(fields, "originUrl", originUrl);
+            put(fields, "originToken", originToken);
+            put(fields, "originSigningSecret", originSigningSecret);
             put(fields, "billingAnchor", billingAnchor);
             put(fields, "billingCadence", billingCadence);
             if (body != null && !fields.isEmpty()) {
@@ -312,7 +337,7 @@ public final class BufferCtl implements Callable<Integer> {
         }
     }
 
-    @Command(name = "get", description = "Show a tenant (secrets as fingerprints).")
+    @Command(name = "get", description = "Show a tenant (secrets and origin credentials as fingerprints).")
     static final class TenantGet extends Leaf {
         @Parameters(index = "0", paramLabel = "TENANT")
         String tenantId;

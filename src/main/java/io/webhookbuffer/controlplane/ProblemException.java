@@ -30,6 +30,11 @@ public final class ProblemException extends RuntimeException {
         return new ProblemException(Problem.of(409, "Conflict", "conflict", detail));
     }
 
+    /** A tenant whose stored secrets do not open under the configured keys. */
+    static ProblemException unreadableSecrets(String detail) {
+        return new ProblemException(Problem.of(409, "Secrets do not open", "secrets_unreadable", detail));
+    }
+
     static ProblemException unavailable(String reason, String detail) {
         return new ProblemException(Problem.of(503, "Temporarily unavailable", reason, detail));
     }

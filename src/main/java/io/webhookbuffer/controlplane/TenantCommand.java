@@ -26,13 +26,15 @@ import io.webhookbuffer.verify.SignatureScheme;
  * The body of {@code PUT /control/tenants/{id}}, validated. Omitted fields keep their stored value (or take the
  * default for a new tenant), so {@code {"active": false}} deactivates without resending secrets. Unknown fields are
  * refused so a typo is not silently ignored. Every message names the field, the bound and what was sent — never a
- * secret's value.
+ * secret's value. {@code originToken} and {@code originSigningSecret} are the tenant's own origin's credentials
+ * (write-only, like the secrets).
  */
 record TenantCommand(Boolean active, String provider, List<String> secrets, Integer rateLimit,
         Integer rateWindowSeconds, boolean maxBodyBytesGiven, Integer maxBodyBytes, boolean originUrlGiven,
         String originUrl, boolean deliveryRateGiven, Integer deliveryRate, boolean publicUrlGiven, String publicUrl,
         boolean toleranceGiven, Integer toleranceSeconds, boolean customSchemeGiven, String customScheme,
-        boolean billingAnchorGiven, OffsetDateTime billingAnchor, String billingCadence) {
+        boolean billingAnchorGiven, OffsetDateTime billingAnchor, String billingCadence, boolean originTokenGiven,
+        String originToken, boolean originSigningSecretGiven, String originSigningSecret) {
 
     static final int MAX_SECRET_LENGTH = 512;
     static final int MAX_RATE_LIMIT = 1_000_000;
@@ -40,7 +42,7 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
     static final int MAX_DELIVERY_RATE = 1_000_000;
     private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
             "maxBodyBytes", "originUrl", "deliveryRate", "publicUrl", "toleranceSeconds", "customScheme",
-            "billingAnchor", "billingCadence");
+            "billingAnchor", "billingCadence", "originToken", "originSigningSecret");
     static final int MAX_URL_LENGTH = 2048;
 
     static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
@@ -68,7 +70,27 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
                 root.has("toleranceSeconds"), nullableInteger(root, "toleranceSeconds", 1,
                         SignatureScheme.MAX_TOLERANCE_SECONDS),
                 root.has("customScheme"), customScheme(root),
-                root.has("billingAnchor"), billingAnchor(root), billingCadence(root));
+                root.has("billingAnchor"), billingAnchor(root), billingCadence(root),
+                root.has("originToken"), credential(root, "originToken"),
+                root.has("originSigningSecret"), credential(root, "originSigningSecret"));
+    }
+
+    /** A credential for the tenant's own origin: a non-blank string, or null to remove it. Never echoed. */
+    private static String credential(JsonNode root, String field) {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isTextual() || node.textValue().isBlank() || node.textValue().length() > MAX_SECRET_LENGTH) {
+            throw ProblemException.badRequest("'" + field + "' must be a non-blank string of at most "
+                    + MAX_SECRET_LENGTH + " characters, or null to remove it.");
+        }
+        return node.textValue();
+    }
+
+    /** Whether the command says anything about the origin credentials. */
+    boolean credentialsGiven() {
+        return originTokenGiven || originSigningSecretGiven;
     }
 
     /**

@@ -6,6 +6,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
@@ -14,7 +15,8 @@ import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 
 /**
  * The tenants table as the control plane writes it (Panache: CRUD, not hot path). Ingress reads the same table with
- * explicit SQL through {@code TenantRepository}. Flyway owns the schema ({@code V1__core.sql}).
+ * explicit SQL through {@code TenantRepository}. Flyway owns the schema ({@code V1__core.sql}; the sealed columns came
+ * with {@code V13__Seal_tenant_secrets}).
  */
 @Entity
 @Table(name = "tenants")
@@ -31,9 +33,31 @@ public class TenantEntity extends PanacheEntityBase {
 
     public String provider;
 
-    /** Signing secrets, current first. Never serialised: the control plane answers with {@link TenantView}. */
-    @Column(columnDefinition = "text[]")
+    /**
+     * Signing secrets, current first, sealed ({@code SecretCipher}). {@link TenantStore} opens them into
+     * {@link #secrets} when it loads the row and seals {@link #secrets} back when a command changes the tenant.
+     */
+    @Column(name = "secrets_encrypted", columnDefinition = "text[]")
+    public String[] secretsEncrypted;
+
+    /** The tenant's own origin's bearer token, sealed; null when it has none. */
+    @Column(name = "origin_token_encrypted")
+    public String originTokenEncrypted;
+
+    /** The secret that signs batches to the tenant's own origin, sealed; null when it has none. */
+    @Column(name = "origin_signing_secret_encrypted")
+    public String originSigningSecretEncrypted;
+
+    /** The signing secrets opened, current first: in memory only, never stored or serialised. */
+    @Transient
     public String[] secrets;
+
+    /** The origin credentials opened: in memory only. */
+    @Transient
+    public String originToken;
+
+    @Transient
+    public String originSigningSecret;
 
     @Column(name = "rate_limit")
     public int rateLimit;

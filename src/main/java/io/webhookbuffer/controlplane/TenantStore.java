@@ -5,6 +5,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,19 +13,27 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.secrets.SealedValueException;
+import io.webhookbuffer.secrets.SecretCipher;
+import io.webhookbuffer.secrets.TenantSecrets;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.verify.CustomSchemes;
 import io.webhookbuffer.verify.Providers;
 
-/** Provisioning writes to the tenants table, through Panache. */
+/**
+ * Provisioning writes to the tenants table, through Panache. The secrets are opened as a row is loaded and sealed
+ * again (under the active key, fresh nonces) whenever a command changes the tenant; the table never holds one in clear.
+ */
 @ApplicationScoped
 public class TenantStore {
 
     private final TenantConfig defaults;
+    private final SecretCipher cipher;
 
-    public TenantStore(TenantConfig defaults) {
+    public TenantStore(TenantConfig defaults, SecretCipher cipher) {
         this.defaults = defaults;
+        this.cipher = cipher;
     }
 
     /**
@@ -36,13 +45,13 @@ public class TenantStore {
         return Panache.withTransaction(() -> TenantEntity.<TenantEntity>findById(tenantId)
                 .flatMap(existing -> existing == null
                         ? create(tenantId, command).map(created -> new Applied(TenantView.of(created), false))
-                        : Uni.createFrom().item(change(existing, entity -> update(entity, command)))))
+                        : Uni.createFrom().item(change(opened(existing, command), entity -> update(entity, command)))))
                 .onFailure(TenantStore::isUniqueViolation).retry().atMost(1);
     }
 
     public Uni<TenantView> find(String tenantId) {
         return Panache.withSession(() -> TenantEntity.<TenantEntity>findById(tenantId))
-                .map(entity -> entity == null ? null : TenantView.of(entity));
+                .map(entity -> entity == null ? null : TenantView.of(opened(entity, null)));
     }
 
     /** Pauses or resumes delivery; null when there is no such tenant. */
@@ -83,20 +92,66 @@ public class TenantStore {
 
     private Uni<Applied> changeExisting(String tenantId, Consumer<TenantEntity> mutation) {
         return Panache.withTransaction(() -> TenantEntity.<TenantEntity>findById(tenantId)
-                .map(entity -> entity == null ? null : change(entity, mutation)));
+                .map(entity -> entity == null ? null : change(opened(entity, null), mutation)));
     }
 
-    /** Applies the change; touches updatedAt only when the tenant's state differs, and says replay when it does not. */
-    private static Applied change(TenantEntity entity, Consumer<TenantEntity> mutation) {
+    /**
+     * Applies the change; touches updatedAt only when the tenant's state differs, and says replay when it does not.
+     * A change seals every secret again, under the active key.
+     */
+    private Applied change(TenantEntity entity, Consumer<TenantEntity> mutation) {
         TenantView before = TenantView.of(entity);
         mutation.accept(entity);
         checkScheme(entity);
+        checkCredentials(entity);
         TenantView after = TenantView.of(entity);
         if (before.equals(after)) {
             return new Applied(after, true);
         }
+        seal(entity);
         entity.updatedAt = now();
         return new Applied(TenantView.of(entity), false);
+    }
+
+    /**
+     * Opens the row's sealed values into the entity's clear fields. A value that does not open (its key is no longer
+     * in buffer.secrets.keys, or it was copied from another row) refuses the command with 409, except a PUT that
+     * restates every sealed value the row holds: that replaces them, which is how a tenant sealed under a lost key is
+     * recovered.
+     */
+    private TenantEntity opened(TenantEntity entity, TenantCommand replacing) {
+        try {
+            TenantSecrets clear = cipher.openTenant(entity.tenantId, new TenantSecrets(List.of(entity.secretsEncrypted),
+                    entity.originTokenEncrypted, entity.originSigningSecretEncrypted));
+            entity.secrets = clear.providerSecrets().toArray(String[]::new);
+            entity.originToken = clear.originToken();
+            entity.originSigningSecret = clear.originSigningSecret();
+        } catch (SealedValueException e) {
+            if (replacing == null || !replacesEverySealedValue(entity, replacing)) {
+                throw ProblemException.unreadableSecrets(e.getMessage() + ". Put that key back in buffer.secrets.keys, "
+                        + "or replace the values with a PUT that restates 'secrets'"
+                        + (entity.originTokenEncrypted != null || entity.originSigningSecretEncrypted != null
+                                ? ", 'originToken' and 'originSigningSecret'" : "") + ".");
+            }
+            entity.secrets = new String[0];
+            entity.originToken = null;
+            entity.originSigningSecret = null;
+        }
+        return entity;
+    }
+
+    private static boolean replacesEverySealedValue(TenantEntity entity, TenantCommand command) {
+        return command.secrets() != null
+                && (entity.originTokenEncrypted == null || command.originTokenGiven())
+                && (entity.originSigningSecretEncrypted == null || command.originSigningSecretGiven());
+    }
+
+    private void seal(TenantEntity entity) {
+        TenantSecrets sealed = cipher.sealTenant(entity.tenantId, new TenantSecrets(List.of(entity.secrets),
+                entity.originToken, entity.originSigningSecret));
+        entity.secretsEncrypted = sealed.providerSecrets().toArray(String[]::new);
+        entity.originTokenEncrypted = sealed.originToken();
+        entity.originSigningSecretEncrypted = sealed.originSigningSecret();
     }
 
     private Uni<TenantEntity> create(String tenantId, TenantCommand command) {
@@ -115,6 +170,8 @@ public class TenantStore {
                 : command.rateWindowSeconds();
         entity.maxBodyBytes = command.maxBodyBytes();
         entity.originUrl = command.originUrl();
+        entity.originToken = command.originToken();
+        entity.originSigningSecret = command.originSigningSecret();
         entity.deliveryRate = command.deliveryRate();
         entity.publicUrl = command.publicUrl();
         entity.toleranceSeconds = command.toleranceSeconds();
@@ -123,7 +180,10 @@ public class TenantStore {
         entity.billingCadence = command.billingCadence() == null ? "monthly" : command.billingCadence();
         entity.createdAt = now();
         entity.updatedAt = entity.createdAt;
-        return checkScheme(entity).persist();
+        checkScheme(entity);
+        checkCredentials(entity);
+        seal(entity);
+        return entity.persist();
     }
 
     private static void update(TenantEntity entity, TenantCommand command) {
@@ -149,9 +209,7 @@ public class TenantStore {
         if (command.maxBodyBytesGiven()) {
             entity.maxBodyBytes = command.maxBodyBytes();
         }
-        if (command.originUrlGiven()) {
-            entity.originUrl = command.originUrl();
-        }
+        updateOrigin(entity, command);
         if (command.deliveryRateGiven()) {
             entity.deliveryRate = command.deliveryRate();
         }
@@ -169,6 +227,33 @@ public class TenantStore {
         }
         if (command.billingCadence() != null) {
             entity.billingCadence = command.billingCadence();
+        }
+    }
+
+    /**
+     * The origin and its credentials. Credentials belong to the origin they were set for: a command that moves the
+     * tenant to another origin drops those it does not restate, so a changed URL never receives the old token.
+     */
+    private static void updateOrigin(TenantEntity entity, TenantCommand command) {
+        if (command.originUrlGiven() && !Objects.equals(command.originUrl(), entity.originUrl)) {
+            entity.originUrl = command.originUrl();
+            entity.originToken = null;
+            entity.originSigningSecret = null;
+        }
+        if (command.originTokenGiven()) {
+            entity.originToken = command.originToken();
+        }
+        if (command.originSigningSecretGiven()) {
+            entity.originSigningSecret = command.originSigningSecret();
+        }
+    }
+
+    /** The tenant's own credentials go to its own origin only: without an originUrl there is nowhere to send them. */
+    private static void checkCredentials(TenantEntity entity) {
+        if (entity.originUrl == null && (entity.originToken != null || entity.originSigningSecret != null)) {
+            throw ProblemException.badRequest("'originToken' and 'originSigningSecret' are for the tenant's own "
+                    + "origin: set 'originUrl' with them (the global origin gets buffer.origin.token and "
+                    + "buffer.delivery.signing-secret).");
         }
     }
 

@@ -11,19 +11,26 @@ import io.webhookbuffer.common.Hmac;
 
 /**
  * A tenant as the control plane sees it: everything but the secrets, which are write-only. Each secret appears as a
- * fingerprint (first 12 hex digits of its SHA-256) so an operator can tell which ones are active.
+ * fingerprint (first 12 hex digits of its SHA-256) so an operator can tell which ones are active; so do the tenant's
+ * own origin token and batch signing secret ({@code originTokenFingerprint}, {@code originSigningSecretFingerprint},
+ * null when unset).
  */
 public record TenantView(String tenantId, boolean active, boolean paused, String provider, int secretCount,
         List<String> secretFingerprints, int rateLimit, int rateWindowSeconds, Integer maxBodyBytes,
-        String originUrl, Integer deliveryRate, OffsetDateTime billingAnchor, String billingCadence,
-        OffsetDateTime createdAt, OffsetDateTime updatedAt, String publicUrl, Integer toleranceSeconds,
-        @JsonRawValue String customScheme) {
+        String originUrl, String originTokenFingerprint, String originSigningSecretFingerprint, Integer deliveryRate,
+        OffsetDateTime billingAnchor, String billingCadence, OffsetDateTime createdAt, OffsetDateTime updatedAt,
+        String publicUrl, Integer toleranceSeconds, @JsonRawValue String customScheme) {
 
+    /** The view of an entity whose secrets are opened ({@link TenantEntity#secrets}). */
     static TenantView of(TenantEntity e) {
         return new TenantView(e.tenantId, e.active, e.paused, e.provider, e.secrets.length,
                 Arrays.stream(e.secrets).map(Hmac::fingerprint).toList(), e.rateLimit, e.rateWindowSeconds,
-                e.maxBodyBytes, e.originUrl, e.deliveryRate,
-                e.billingAnchor == null ? null : e.billingAnchor.withOffsetSameInstant(ZoneOffset.UTC),
+                e.maxBodyBytes, e.originUrl, fingerprint(e.originToken), fingerprint(e.originSigningSecret),
+                e.deliveryRate, e.billingAnchor == null ? null : e.billingAnchor.withOffsetSameInstant(ZoneOffset.UTC),
                 e.billingCadence, e.createdAt, e.updatedAt, e.publicUrl, e.toleranceSeconds, e.customScheme);
+    }
+
+    private static String fingerprint(String secret) {
+        return secret == null ? null : Hmac.fingerprint(secret);
     }
 }

@@ -15,6 +15,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
 
 import io.smallrye.faulttolerance.api.Guard;
 import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.common.OriginCredentials;
 import io.webhookbuffer.queue.QueuedEvent;
 
 /**
@@ -45,6 +46,11 @@ public class OriginBreakers {
         this.clock = clock;
     }
 
+    /** What the global origin is sent (the tenant's own origin gets its own: {@link OriginCredentialChoice}). */
+    OriginCredentials globalCredentials() {
+        return client.globalCredentials();
+    }
+
     /** Origins whose breaker is open now (bounded by the number of distinct origins). */
     public Set<String> openCircuits() {
         return Set.copyOf(openCircuits.keySet());
@@ -55,13 +61,14 @@ public class OriginBreakers {
      * and nothing is sent. With {@code bypass} (a halving, see {@link Isolation}) the breaker neither counts the try
      * nor is asked, but an origin it turned away last time is not sent to either.
      */
-    Uni<OriginResponse> send(String base, String tenantId, String provider, List<QueuedEvent> batch, boolean bypass) {
+    Uni<OriginResponse> send(String base, OriginCredentials credentials, String tenantId, String provider,
+            List<QueuedEvent> batch, boolean bypass) {
         long started = clock.nanos();
         Uni<OriginResponse> sent = !bypass
-                ? guarded(base, () -> client.send(base, tenantId, provider, batch))
+                ? guarded(base, () -> client.send(base, credentials, tenantId, provider, batch))
                 : openCircuits.containsKey(originLabel(base))
                         ? Uni.createFrom().item(circuitOpen())
-                        : client.send(base, tenantId, provider, batch);
+                        : client.send(base, credentials, tenantId, provider, batch);
         return sent.invoke(response -> observe(base, response, clock.nanos() - started));
     }
 

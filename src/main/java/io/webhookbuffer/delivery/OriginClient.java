@@ -23,6 +23,7 @@ import io.vertx.mutiny.ext.web.client.HttpResponse;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.OriginConfig;
+import io.webhookbuffer.common.OriginCredentials;
 import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.queue.QueuedEvent;
 
@@ -30,7 +31,8 @@ import io.webhookbuffer.queue.QueuedEvent;
  * POSTs one tenant's batch to {@code {origin}/internal/webhooks/batch} as the contract says: bearer token, JSON
  * {@code {"events": [...]}}, {@code rawBody} as text when the bytes are valid UTF-8 else {@code rawBodyBase64}, and
  * when a signing secret is set, {@code X-Buffer-Timestamp} and {@code X-Buffer-Signature} = hex
- * HMAC-SHA256(secret, "{timestamp}.{body}").
+ * HMAC-SHA256(secret, "{timestamp}.{body}"). Token and secret are the destination's: the global ones for the global
+ * origin, the tenant's own for a tenant's own origin.
  */
 @ApplicationScoped
 public class OriginClient {
@@ -53,19 +55,32 @@ public class OriginClient {
         this.config = config;
     }
 
-    /** Never fails: a network error or timeout becomes {@link OriginResponse#noAnswer}. */
-    public Uni<OriginResponse> send(String baseUrl, String tenantId, String provider, List<QueuedEvent> batch) {
+    /** The global origin's credentials ({@code buffer.origin.token}, {@code buffer.delivery.signing-secret}). */
+    public OriginCredentials globalCredentials() {
+        return OriginCredentials.of(origin.token(), config.signingSecret());
+    }
+
+    /**
+     * Never fails: a network error or timeout becomes {@link OriginResponse#noAnswer}. {@code credentials} are the
+     * destination's own ({@link OriginCredentialChoice}): a token present becomes {@code Authorization}, a signing
+     * secret present signs the batch; an absent one sends no header.
+     */
+    public Uni<OriginResponse> send(String baseUrl, OriginCredentials credentials, String tenantId, String provider,
+            List<QueuedEvent> batch) {
         byte[] body = batchBody(tenantId, provider, batch);
         var request = client.postAbs(baseUrl + BATCH_PATH)
                 .timeout(config.requestTimeout().toMillis())
                 .putHeader("Content-Type", "application/json");
-        origin.token().ifPresent(token -> request.putHeader("Authorization", "Bearer " + token));
-        config.signingSecret().filter(s -> !s.isBlank()).ifPresent(secret -> {
+        if (credentials.token() != null) {
+            request.putHeader("Authorization", "Bearer " + credentials.token());
+        }
+        if (credentials.signingSecret() != null) {
             String ts = Long.toString(System.currentTimeMillis() / 1000);
             request.putHeader("X-Buffer-Timestamp", ts);
-            byte[] mac = Hmac.hmacSha256(secret, (ts + ".").getBytes(StandardCharsets.US_ASCII), body);
+            byte[] mac = Hmac.hmacSha256(credentials.signingSecret(), (ts + ".").getBytes(StandardCharsets.US_ASCII),
+                    body);
             request.putHeader("X-Buffer-Signature", HexFormat.of().formatHex(mac));
-        });
+        }
         // The client's timeout fires only when no byte arrives for that long; this one bounds the whole exchange,
         // so an origin that trickles bytes cannot hold a batch (and its tenant's lease) open.
         return request.sendBuffer(Buffer.buffer(body))

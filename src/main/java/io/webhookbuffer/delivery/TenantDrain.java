@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.common.OriginCredentials;
 import io.webhookbuffer.queue.QueuedEvent;
 import io.webhookbuffer.tenant.Tenant;
 
@@ -45,6 +46,7 @@ final class TenantDrain {
     private volatile String lastError;
     private volatile int lastStatus;
     private volatile boolean circuitOpen;
+    private volatile boolean warnedNoCredentials;
 
     TenantDrain(String tenantId, DrainParts parts) {
         this.tenantId = tenantId;
@@ -139,9 +141,8 @@ final class TenantDrain {
     }
 
     private Uni<Next> deliver(Tenant tenant, List<QueuedEvent> batch) {
-        String base = tenant != null && tenant.originUrl() != null
-                ? tenant.originUrl()
-                : parts.origin().baseUrl().map(u -> u.replaceAll("/+$", "")).orElse(null);
+        String globalBase = parts.origin().baseUrl().map(u -> u.replaceAll("/+$", "")).orElse(null);
+        String base = tenant != null && tenant.originUrl() != null ? tenant.originUrl() : globalBase;
         if (base == null) {
             LOG.warnf("tenant %s has queued events but no origin (set buffer.origin.base-url or the tenant's "
                     + "originUrl); retrying in %s", tenantId, config.backoffCap());
@@ -153,8 +154,22 @@ final class TenantDrain {
         // stall the isolation (bounded: at most log2(batch-size) tries). A held event's tries, spaced by its backoff,
         // go through the breaker, so a dead origin is still probed, not hammered.
         boolean isolationTry = isolation.isolationTry(batch);
-        return parts.breakers().send(base, tenantId, provider, batch, isolation.halving()).invoke(this::observe)
+        OriginCredentials credentials = OriginCredentialChoice.forBatch(tenant, globalBase,
+                parts.breakers().globalCredentials());
+        warnOnce(tenant, globalBase, credentials);
+        return parts.breakers().send(base, credentials, tenantId, provider, batch, isolation.halving())
+                .invoke(this::observe)
                 .flatMap(response -> parts.outcomes().decide(lease, isolation, base, batch, response, isolationTry));
+    }
+
+    /** Once per drain: a tenant origin that gets no credentials is likely waiting for them (docs/delivery.md). */
+    private void warnOnce(Tenant tenant, String globalBase, OriginCredentials credentials) {
+        if (credentials.isEmpty() && !warnedNoCredentials && tenant != null && tenant.originUrl() != null
+                && !tenant.originUrl().equals(globalBase)) {
+            warnedNoCredentials = true;
+            LOG.warnf("tenant %s: batches to its own origin carry no token and no signature (the global ones go to the "
+                    + "global origin only); set its originToken and originSigningSecret", tenantId);
+        }
     }
 
     private void observe(OriginResponse response) {

@@ -5,13 +5,15 @@ import java.util.regex.Pattern;
 
 import org.jboss.logging.Logger;
 
+import io.webhookbuffer.common.OriginCredentials;
 import io.webhookbuffer.verify.Providers;
 import io.webhookbuffer.verify.SignatureScheme;
 import io.webhookbuffer.verify.SignatureVerifier;
 
 /**
  * A tenant's ingest configuration as ingress sees it. {@code secrets} are the active signing secrets,
- * current first; they are never logged or serialised ({@link #toString()} hides them).
+ * current first; they are never logged or serialised ({@link #toString()} hides them). They are opened (decrypted) once,
+ * when the tenant is loaded into the cache: the hot path never decrypts.
  *
  * @param maxBodyBytes null means the service default ({@code buffer.ingress.max-body-bytes})
  * @param originUrl null means the service default ({@code buffer.origin.base-url})
@@ -19,10 +21,12 @@ import io.webhookbuffer.verify.SignatureVerifier;
  * @param publicUrl the URL the provider signs (Square, Twilio), exactly as configured there; null otherwise
  * @param toleranceSeconds the tenant's override of its scheme's timestamp tolerance; null means the scheme's own
  * @param customScheme the tenant's own scheme when {@code provider} is {@code custom}; null otherwise
+ * @param originCredentials what batches to the tenant's own {@code originUrl} carry; {@link OriginCredentials#NONE}
+ *        when it has none (the global credentials never go to a tenant's own origin)
  */
 public record Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
         int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
-        Integer toleranceSeconds, SignatureScheme customScheme) {
+        Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials) {
 
     public static final Pattern ID_PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
     /**
@@ -42,6 +46,15 @@ public record Tenant(String id, boolean active, String provider, List<String> se
             secrets = secrets.subList(0, MAX_ACTIVE_SECRETS);
         }
         secrets = List.copyOf(secrets);
+        originCredentials = originCredentials == null ? OriginCredentials.NONE : originCredentials;
+    }
+
+    /** A tenant without credentials of its own for its origin. */
+    public Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
+            int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
+            Integer toleranceSeconds, SignatureScheme customScheme) {
+        this(id, active, provider, secrets, rateLimit, rateWindowSeconds, maxBodyBytes, originUrl, deliveryRate,
+                publicUrl, toleranceSeconds, customScheme, OriginCredentials.NONE);
     }
 
     public static boolean isValidId(String id) {
@@ -62,6 +75,7 @@ public record Tenant(String id, boolean active, String provider, List<String> se
         return "Tenant[id=" + id + ", active=" + active + ", provider=" + provider + ", secrets=<" + secrets.size()
                 + " hidden>, rateLimit=" + rateLimit + ", rateWindowSeconds=" + rateWindowSeconds + ", maxBodyBytes="
                 + maxBodyBytes + ", originUrl=" + originUrl + ", deliveryRate=" + deliveryRate + ", publicUrl=" + publicUrl
-                + ", toleranceSeconds=" + toleranceSeconds + ", customScheme=" + (customScheme != null) + "]";
+                + ", toleranceSeconds=" + toleranceSeconds + ", customScheme=" + (customScheme != null) + ", originCredentials="
+                + originCredentials + "]";
     }
 }

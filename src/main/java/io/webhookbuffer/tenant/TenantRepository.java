@@ -1,5 +1,6 @@
 package io.webhookbuffer.tenant;
 
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
@@ -8,20 +9,34 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.jboss.logging.Logger;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
+import io.webhookbuffer.secrets.SealedValueException;
+import io.webhookbuffer.secrets.SecretCipher;
+import io.webhookbuffer.secrets.TenantSecrets;
 import io.webhookbuffer.verify.CustomSchemes;
 
-/** Reads one tenant from PostgreSQL, the system of record, with the reactive client (no ORM on the ingest path). */
+/**
+ * Reads one tenant from PostgreSQL, the system of record, with the reactive client (no ORM on the ingest path), and
+ * opens its sealed secrets (a few microseconds of AES-GCM per load: the cache then holds them, so no request decrypts).
+ */
 @ApplicationScoped
 public class TenantRepository {
 
-    /** One row by primary key; the secrets array comes back in stored order (current first). */
+    private static final Logger LOG = Logger.getLogger(TenantRepository.class);
+
+    /** One row by primary key; the sealed secrets array comes back in stored order (current first). */
     static final String FIND_BY_ID = """
-            SELECT tenant_id, active, provider, secrets, rate_limit, rate_window_seconds, max_body_bytes, origin_url,
-                   delivery_rate, public_url, tolerance_seconds, custom_scheme::text AS custom_scheme
+            SELECT tenant_id, active, provider, secrets_encrypted, rate_limit, rate_window_seconds, max_body_bytes,
+                   origin_url, delivery_rate, public_url, tolerance_seconds, custom_scheme::text AS custom_scheme,
+                   origin_token_encrypted, origin_signing_secret_encrypted
             FROM tenants WHERE tenant_id = $1""";
 
     /**
@@ -37,18 +52,27 @@ public class TenantRepository {
     }
 
     private final Pool pool;
+    private final SecretCipher cipher;
     /** {@link #FIND_BY_ID} queries sent, whatever their outcome. */
     private final AtomicLong lookups = new AtomicLong();
+    /** Tenants whose secrets did not open lately: logged at ERROR once a minute each, not on every lookup. */
+    private final Cache<String, Boolean> reported = Caffeine.newBuilder().maximumSize(1000)
+            .expireAfterWrite(Duration.ofMinutes(1)).build();
 
-    public TenantRepository(Pool pool) {
+    public TenantRepository(Pool pool, SecretCipher cipher) {
         this.pool = pool;
+        this.cipher = cipher;
     }
 
-    /** Completes with the tenant, or with null when there is no such row. */
+    /**
+     * Completes with the tenant, or with null when there is no such row. Failure policy: fail closed. A row whose
+     * secrets do not open (a key missing from buffer.secrets.keys, a value moved from another tenant) fails the
+     * lookup, so ingress answers 503 with Retry-After: never a tenant without its secrets, never a 404.
+     */
     public CompletionStage<Tenant> find(String tenantId) {
         lookups.incrementAndGet();
         return pool.preparedQuery(FIND_BY_ID).execute(Tuple.of(tenantId))
-                .map(TenantRepository::firstOrNull)
+                .map(this::firstOrNull)
                 .toCompletionStage();
     }
 
@@ -68,16 +92,28 @@ public class TenantRepository {
                 .toCompletionStage();
     }
 
-    private static Tenant firstOrNull(RowSet<Row> rows) {
+    private Tenant firstOrNull(RowSet<Row> rows) {
         var it = rows.iterator();
         if (!it.hasNext()) {
             return null;
         }
         Row row = it.next();
-        return new Tenant(row.getString("tenant_id"), row.getBoolean("active"), row.getString("provider"),
-                Arrays.asList(row.getArrayOfStrings("secrets")), row.getInteger("rate_limit"),
-                row.getInteger("rate_window_seconds"), row.getInteger("max_body_bytes"), row.getString("origin_url"),
-                row.getInteger("delivery_rate"), row.getString("public_url"), row.getInteger("tolerance_seconds"),
-                CustomSchemes.parseStored(row.getString("custom_scheme")));
+        String id = row.getString("tenant_id");
+        TenantSecrets secrets;
+        try {
+            secrets = cipher.openTenant(id, new TenantSecrets(Arrays.asList(row.getArrayOfStrings("secrets_encrypted")),
+                    row.getString("origin_token_encrypted"), row.getString("origin_signing_secret_encrypted")));
+        } catch (SealedValueException e) {
+            if (reported.asMap().putIfAbsent(id, Boolean.TRUE) == null) {
+                LOG.errorf("%s: its requests are answered 503 until buffer.secrets.keys can open it "
+                        + "(docs/runbook.md, \"Secrets do not open\")", e.getMessage());
+            }
+            throw e;
+        }
+        return new Tenant(id, row.getBoolean("active"), row.getString("provider"), secrets.providerSecrets(),
+                row.getInteger("rate_limit"), row.getInteger("rate_window_seconds"), row.getInteger("max_body_bytes"),
+                row.getString("origin_url"), row.getInteger("delivery_rate"), row.getString("public_url"),
+                row.getInteger("tolerance_seconds"), CustomSchemes.parseStored(row.getString("custom_scheme")),
+                secrets.originCredentials());
     }
 }

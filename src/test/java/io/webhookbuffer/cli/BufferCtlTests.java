@@ -89,6 +89,23 @@ class BufferCtlTests {
         Signed.webhook("ctl-secret-one", "{}").post("/webhook/" + id).then().statusCode(401);
     }
 
+    /** A tenant origin's own credentials: set by options, shown as fingerprints, never printed. */
+    @Test
+    void setsATenantOriginsOwnCredentialsAndShowsOnlyFingerprints() throws Exception {
+        String id = newId();
+        Result put = ctl("tenant", "put", id, "--secret", "ctl-own-secret", "--origin-url", "https://own.example",
+                "--origin-token", "ctl-own-token", "--origin-signing-secret", "ctl-own-signing", "--json");
+        assertEquals(0, put.code(), put.err());
+        assertEquals(Hmac.fingerprint("ctl-own-token"), put.json().get("originTokenFingerprint").asText());
+        Result human = ctl("tenant", "get", id);
+        assertTrue(human.out().contains("originSigningSecretFingerprint: " + Hmac.fingerprint("ctl-own-signing")),
+                human.out());
+        assertTrue(!human.out().contains("ctl-own-token") && !put.out().contains("ctl-own-signing"), "never printed");
+        Result status = ctl("secrets", "status", "--json");
+        assertEquals(0, status.code(), status.err());
+        assertTrue(status.json().get("byKey").has(status.json().get("activeKey").asText()), status.out());
+    }
+
     @Test
     void listsReplaysAndPurgesDeadLetters() throws Exception {
         String id = newId();

@@ -32,6 +32,7 @@ import io.webhookbuffer.queue.QueueConfig;
 import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.usage.UsageConfig;
 import io.webhookbuffer.warmup.WarmupConfig;
+import io.webhookbuffer.secrets.SecretsConfig;
 
 /**
  * The configuration table (docs/configuration.md) and the {@code @ConfigMapping} interfaces say the same thing: every
@@ -43,7 +44,7 @@ class ConfigTableTests {
     private static final Class<?>[] MAPPINGS = { IngressConfig.class, TenantConfig.class, OriginConfig.class,
             ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class,
             UsageConfig.class, LifecycleConfig.class, MetricsConfig.class, HealthConfig.class, StatusConfig.class,
-            BenchConfig.class, WarmupConfig.class };
+            BenchConfig.class, WarmupConfig.class, SecretsConfig.class };
     /** Keys read by the local-mode config source rather than a mapping. */
     private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",
             "buffer.local.data-dir", ".webhook-buffer-data");

@@ -434,8 +434,9 @@ class DeliveryTests {
         try (DemoOrigin demo = new DemoOrigin(0, FakeOriginResource.TOKEN, FakeOriginResource.SIGNING_SECRET, true);
                 DemoOrigin wrongToken = new DemoOrigin(0, "another-token", FakeOriginResource.SIGNING_SECRET, true)) {
             String t = tenant().provision();
-            Signed.command("{\"originUrl\":\"http://127.0.0.1:" + demo.port() + "\"}").put("/control/tenants/" + t)
-                    .then().statusCode(200);
+            // A tenant's own origin gets the tenant's own credentials (never the global ones): here the demo's.
+            Signed.command("{\"originUrl\":\"http://127.0.0.1:" + demo.port() + "\"" + ownCredentials())
+                    .put("/control/tenants/" + t).then().statusCode(200);
             io.restassured.RestAssured.given().post("http://127.0.0.1:" + demo.port() + "/mode?poison=demo-3")
                     .then().statusCode(200);
             for (int i = 1; i <= 5; i++) {
@@ -447,7 +448,7 @@ class DeliveryTests {
             assertTrue(deadLetters(t).get(0).getString("last_error").contains("poison (demo origin)"));
 
             String misconfigured = tenant().provision();
-            Signed.command("{\"originUrl\":\"http://127.0.0.1:" + wrongToken.port() + "\"}")
+            Signed.command("{\"originUrl\":\"http://127.0.0.1:" + wrongToken.port() + "\"" + ownCredentials())
                     .put("/control/tenants/" + misconfigured).then().statusCode(200);
             Events.accept(misconfigured, "kept-1", "{}");
             await().atMost(PATIENCE).until(() -> wrongToken.stats().get("refused") >= 2);
@@ -458,6 +459,12 @@ class DeliveryTests {
             // never dead-letters): pause the tenant so later tests' sweeps do not keep waking it.
             Signed.command("").post("/control/tenants/" + misconfigured + "/pause").then().statusCode(200);
         }
+    }
+
+    /** The rest of a command body giving a tenant the token and signing secret the demo origins check against. */
+    private static String ownCredentials() {
+        return ",\"originToken\":\"" + FakeOriginResource.TOKEN + "\",\"originSigningSecret\":\""
+                + FakeOriginResource.SIGNING_SECRET + "\"}";
     }
 
     /** Awaits {@code done}, the tenant's waits skipped on the drainer's clock. */

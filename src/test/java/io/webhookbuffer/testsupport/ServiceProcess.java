@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.local.LocalSecretsKey;
 import io.webhookbuffer.local.LocalServers;
 import io.webhookbuffer.local.LocalServersConfigSourceFactory;
 
@@ -64,6 +65,7 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("QUARKUS_REDIS_HOSTS", "redis://" + redis.host() + ":" + redis.port());
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
         env.put("BUFFER_CONTROL_SECRET", Signed.CONTROL_SECRET);
+        env.put("BUFFER_SECRETS_KEYS", secretsKeys());
         env.putAll(extraEnv);
         String jar = System.getProperty("service.jar", "target/quarkus-app/quarkus-run.jar");
         List<String> command = new ArrayList<>();
@@ -75,6 +77,11 @@ public final class ServiceProcess implements AutoCloseable {
         pb.redirectErrorStream(true);
         pb.redirectOutput(new File("target/" + name + ".log"));
         return new ServiceProcess(pb.start(), port);
+    }
+
+    /** The tests' key for secrets at rest (local mode's key file), so a replica reads what the tests sealed. */
+    public static String secretsKeys() {
+        return LocalSecretsKey.loadOrCreate(Path.of(LocalServersConfigSourceFactory.DATA_DIR, LocalSecretsKey.FILE_NAME));
     }
 
     public Process process() {

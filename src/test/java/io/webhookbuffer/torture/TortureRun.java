@@ -86,6 +86,8 @@ final class TortureRun implements AutoCloseable {
         secrets.put("control secret", Signed.CONTROL_SECRET);
         secrets.put("origin token", "torture-origin-token-" + UUID.randomUUID());
         secrets.put("batch signing secret", "torture-batch-secret-" + UUID.randomUUID());
+        String keys = ServiceProcess.secretsKeys();
+        secrets.put("secrets-at-rest key", keys.substring(keys.indexOf(':') + 1));
         origin = new TortureOrigin(secrets.get("origin token"),
                 settings.requestTimeout.plusSeconds(1).toMillis(), SignedLoad.key(poison500), SignedLoad.key(poison4xx));
         postgresProxy = new TcpProxy(database.host(), database.port());
