@@ -23,6 +23,7 @@ import io.vertx.mutiny.ext.web.client.HttpResponse;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.OriginConfig;
+import io.webhookbuffer.common.ShownText;
 import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.queue.QueuedEvent;
 
@@ -127,7 +128,8 @@ public class OriginClient {
             Map<String, String> out = new HashMap<>();
             for (JsonNode r : node) {
                 if (r.hasNonNull("eventId")) {
-                    out.put(r.get("eventId").asText(), r.hasNonNull("reason") ? r.get("reason").asText() : "rejected");
+                    String reason = r.hasNonNull("reason") ? r.get("reason").asText() : "rejected";
+                    out.put(r.get("eventId").asText(), ShownText.cap(reason, ShownText.ORIGIN_TEXT_CAP));
                 }
             }
             return out;
@@ -149,11 +151,13 @@ public class OriginClient {
         }
     }
 
-    private static String snippet(Buffer body) {
+    /** The answer's first 200 characters, cleaned ({@link ShownText}); never more of an origin's text is kept. */
+    static String snippet(Buffer body) {
         if (body == null || body.length() == 0) {
             return "";
         }
-        String text = new String(body.getBytes(), StandardCharsets.UTF_8);
-        return ": " + (text.length() > 200 ? text.substring(0, 200) + "..." : text);
+        int bytes = Math.min(body.length(), 4 * ShownText.ORIGIN_TEXT_CAP + 4);
+        String text = new String(body.getBytes(0, bytes), StandardCharsets.UTF_8);
+        return ": " + ShownText.cap(text, ShownText.ORIGIN_TEXT_CAP);
     }
 }
