@@ -45,6 +45,9 @@ final class TenantDrain {
     private volatile String lastError;
     private volatile int lastStatus;
     private volatile boolean circuitOpen;
+    /** Why the tenant's batches are held (its stored originUrl is not allowed), or null; and the URL last warned of. */
+    private volatile String held;
+    private volatile String heldWarned;
 
     TenantDrain(String tenantId, DrainParts parts) {
         this.tenantId = tenantId;
@@ -147,6 +150,14 @@ final class TenantDrain {
                     + "originUrl); retrying in %s", tenantId, config.backoffCap());
             return Uni.createFrom().item(Next.waitUntil(now() + config.backoffCap().toMillis()));
         }
+        if (tenant != null && tenant.originUrl() != null) {
+            String refusal = parts.trust().originUrlRefusal(tenant.originUrl());
+            if (refusal != null) {
+                return hold(tenant.originUrl(), refusal);
+            }
+        }
+        held = null;
+        heldWarned = null;
         String provider = tenant == null ? "unknown" : tenant.provider();
         // An isolation try (a halving in progress, a held event alone) is judged as the suspect's, not the origin's.
         // The halving also bypasses the breaker: its quick failures in a row would open it on a healthy origin and
@@ -155,6 +166,23 @@ final class TenantDrain {
         boolean isolationTry = isolation.isolationTry(batch);
         return parts.breakers().send(base, tenantId, provider, batch, isolation.halving()).invoke(this::observe)
                 .flatMap(response -> parts.outcomes().decide(lease, isolation, base, batch, response, isolationTry));
+    }
+
+    /**
+     * The tenant's stored originUrl is one a command would refuse now (buffer.origin.allowed-hosts changed, or it was
+     * stored before there was one): nothing is sent and nothing is counted or dead-lettered (an outage of trust must
+     * never lose events); the tenant looks again after the backoff cap. Warned once per tenant and URL.
+     */
+    private Uni<Next> hold(String originUrl, String refusal) {
+        held = refusal;
+        if (!originUrl.equals(heldWarned)) {
+            heldWarned = originUrl;
+            LOG.warnf("tenant %s: batches held, not sent: its originUrl (%s) is not allowed now: %s Nothing is dropped;"
+                    + " allow it (buffer.origin.allowed-hosts, buffer.origin.allowed-private-networks) or set another"
+                    + " originUrl, and delivery resumes within %s", tenantId, OriginBreakers.originLabel(originUrl),
+                    refusal, config.backoffCap());
+        }
+        return Uni.createFrom().item(Next.waitUntil(now() + config.backoffCap().toMillis()));
     }
 
     private void observe(OriginResponse response) {
@@ -234,6 +262,6 @@ final class TenantDrain {
 
     DrainView view(long nowMillis) {
         long until = notBefore;
-        return new DrainView(running.get(), until > nowMillis ? until : 0, circuitOpen, lastError, lastStatus);
+        return new DrainView(running.get(), until > nowMillis ? until : 0, circuitOpen, lastError, lastStatus, held);
     }
 }
