@@ -142,6 +142,7 @@ start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]
       QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PGHOST:$PGPORT/$db" QUARKUS_DATASOURCE_USERNAME="$PGUSER" \
       QUARKUS_REDIS_HOSTS=redis://127.0.0.1:6379 QUARKUS_HTTP_PORT="$buffer_port" \
       BUFFER_CONTROL_SECRET="$control_secret" BUFFER_ORIGIN_BASE_URL="http://127.0.0.1:$origin_port" \
+      BUFFER_ORIGIN_ALLOWED_PRIVATE_NETWORKS=127.0.0.1/32 \
       BUFFER_ORIGIN_TOKEN="$origin_token" BUFFER_DELIVERY_SIGNING_SECRET="$signing_secret" \
       BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_BENCH_CEILING_ENDPOINT=true BUFFER_SECRETS_KEYS="$secrets_keys" \
       "${buffer_env[@]}" "$@" "$server_java" $server_opts -jar "$app/quarkus-run.jar" >"$out/buffer-$name.log" 2>&1 &

@@ -123,4 +123,14 @@ class ArchitectureTests {
         noClasses().that().resideInAPackage("..actor..")
                 .should().dependOnClassesThat().resideInAPackage("..ingress..").check(MAIN);
     }
+
+    /** The outbound client and the origin trust rules stand below every capability that calls out. */
+    @Test
+    void egressDependsOnlyOnCommon() {
+        noClasses().that().resideInAPackage("..egress..")
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.webhookbuffer..")
+                        .and(JavaClass.Predicates.resideOutsideOfPackages("io.webhookbuffer.egress..",
+                                "io.webhookbuffer.common..")))
+                .check(MAIN);
+    }
 }

@@ -19,6 +19,8 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.webhookbuffer.common.ShownText;
+
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -210,19 +212,23 @@ public final class BufferCtl implements Callable<Integer> {
             return ERROR_ANSWER;
         }
 
-        /** One "key: value" line per field; lists of objects one line per item. */
+        /**
+         * One "key: value" line per field; lists of objects one line per item. Values are shown without control
+         * characters or bidi controls ({@link ShownText}): an origin's error text must not drive the terminal.
+         */
         private void print(JsonNode node, String indent) {
             if (!node.isObject()) {
-                context.out().println(indent + node);
+                context.out().println(indent + ShownText.clean(node.toString()));
                 return;
             }
             node.fields().forEachRemaining(field -> {
                 JsonNode value = field.getValue();
                 if (value.isArray() && !value.isEmpty() && value.get(0).isObject()) {
                     context.out().println(indent + field.getKey() + ":");
-                    value.forEach(item -> context.out().println(indent + "  - " + item));
+                    value.forEach(item -> context.out().println(indent + "  - " + ShownText.clean(item.toString())));
                 } else {
-                    context.out().println(indent + field.getKey() + ": " + (value.isTextual() ? value.asText() : value));
+                    String text = value.isTextual() ? value.asText() : value.toString();
+                    context.out().println(indent + field.getKey() + ": " + ShownText.clean(text));
                 }
             });
         }

@@ -1,8 +1,10 @@
 package io.webhookbuffer.common;
 
+import java.util.List;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 
 /** Where the customer's origin is ({@code buffer.origin.*}). */
 @ConfigMapping(prefix = "buffer.origin")
@@ -13,4 +15,21 @@ public interface OriginConfig {
 
     /** Bearer token the buffer presents to the origin. Never logged. */
     Optional<String> token();
+
+    /**
+     * Hosts a tenant's {@code originUrl} may name besides the global origin's: {@code api.example.com},
+     * {@code *.example.com} (any name under it), an IP address, or {@code *} (any). Unset: only the global origin's host.
+     */
+    Optional<List<String>> allowedHosts();
+
+    /**
+     * Addresses in the refused ranges (loopback, link-local, private, unique local, carrier-grade NAT, unspecified,
+     * multicast, reserved) that origins may still be connected to, as CIDR ranges or single addresses
+     * ({@code 10.0.0.0/8}, {@code 127.0.0.1}). Unset: none.
+     */
+    Optional<List<String>> allowedPrivateNetworks();
+
+    /** Most bytes of an origin's answer body that are read; past them the connection is closed. */
+    @WithDefault("65536")
+    int maxAnswerBytes();
 }

@@ -5,29 +5,39 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.core.buffer.Buffer;
-import io.vertx.mutiny.ext.web.client.WebClient;
+import io.webhookbuffer.egress.EgressClient;
 
 /**
  * Signed POSTs up to the control plane ({@code buffer.control.url}): the same headers as commands down
  * ({@code x-timestamp}, {@code x-nonce}, {@code x-signature} over "{timestamp}.{nonce}.{rawBody}" with
  * {@code buffer.control.secret}), so the control plane verifies both directions with one routine.
+ *
+ * <p>Through {@link EgressClient}: a redirect is never followed (a 303 would replay the signed push as a GET to
+ * wherever it points, a 307 the whole POST) and counts as an answer that is not 2xx; only the status is used, and at
+ * most {@link #MAX_ANSWER_BYTES} of the body are read. The origin address checks do not apply: the URL is set only by
+ * the operator, next to the secret that signs the pushes, and control planes usually run at private addresses beside
+ * the buffer.
  */
 @ApplicationScoped
 public class ControlPlaneClient {
 
+    /** The pushes read nothing of an answer but its status. */
+    static final int MAX_ANSWER_BYTES = 4096;
+
     private static final Logger LOG = Logger.getLogger(ControlPlaneClient.class);
 
     private final ControlConfig config;
-    private final WebClient client;
+    private final EgressClient client;
 
     public ControlPlaneClient(ControlConfig config, Vertx vertx) {
         this.config = config;
-        this.client = WebClient.create(vertx, new WebClientOptions()
-                .setConnectTimeout((int) config.requestTimeout().toMillis()).setKeepAlive(true));
+        this.client = new EgressClient(vertx.getDelegate(), new HttpClientOptions().setKeepAlive(true), null,
+                MAX_ANSWER_BYTES);
     }
 
     /** True when a URL and a secret are configured; otherwise nothing is pushed. */
@@ -46,18 +56,18 @@ public class ControlPlaneClient {
         String timestamp = Long.toString(System.currentTimeMillis() / 1000);
         String nonce = CommandSignature.newNonce();
         String signature = CommandSignature.sign(config.secret().get(), timestamp, nonce, body);
-        return client.requestAbs(HttpMethod.POST, url)
-                .timeout(config.requestTimeout().toMillis())
-                .putHeader("content-type", "application/json")
-                .putHeader("x-timestamp", timestamp)
-                .putHeader("x-nonce", nonce)
-                .putHeader("x-signature", signature)
-                .sendBuffer(Buffer.buffer(body))
-                .map(response -> {
-                    if (response.statusCode() / 100 != 2) {
-                        LOG.debugf("control plane answered %d to POST %s", response.statusCode(), path);
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap()
+                .add("content-type", "application/json")
+                .add("x-timestamp", timestamp)
+                .add("x-nonce", nonce)
+                .add("x-signature", signature);
+        return Uni.createFrom().completionStage(() -> client.send(HttpMethod.POST, url, headers, Buffer.buffer(body),
+                config.requestTimeout().toMillis()).toCompletionStage())
+                .map(answer -> {
+                    if (answer.status() / 100 != 2) {
+                        LOG.debugf("control plane answered %d to POST %s", answer.status(), path);
                     }
-                    return response.statusCode();
+                    return answer.status();
                 });
     }
 }

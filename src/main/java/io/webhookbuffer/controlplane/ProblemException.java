@@ -22,6 +22,11 @@ public final class ProblemException extends RuntimeException {
         return new ProblemException(Problem.of(400, "Invalid command", "invalid_request", detail));
     }
 
+    /** A well-formed originUrl that the origin trust rules refuse (buffer.origin.allowed-hosts, refused addresses). */
+    static ProblemException originNotAllowed(String detail) {
+        return new ProblemException(Problem.of(400, "Origin not allowed", "origin_not_allowed", detail));
+    }
+
     static ProblemException notFound(String detail) {
         return new ProblemException(Problem.of(404, "Not found", "not_found", detail));
     }

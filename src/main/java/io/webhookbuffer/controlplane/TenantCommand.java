@@ -165,20 +165,24 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         return node.textValue();
     }
 
-    /** An absolute http(s) URL without query or fragment (batches go to {url}/internal/webhooks/batch), or null. */
+    /**
+     * An absolute http(s) URL without user info, query or fragment (batches go to {url}/internal/webhooks/batch), or
+     * null. Whether this origin is allowed is {@link TenantCommandResource}'s question ({@code OriginTrust}).
+     */
     private static String originUrl(JsonNode root) {
         JsonNode node = root.get("originUrl");
         if (node == null || node.isNull()) {
             return null;
         }
-        String problem = "'originUrl' must be an absolute http or https URL without query or fragment, or null.";
+        String problem = "'originUrl' must be an absolute http or https URL without user info, query or fragment, or"
+                + " null.";
         if (!node.isTextual() || node.textValue().length() > 2048) {
             throw ProblemException.badRequest(problem);
         }
         try {
             URI uri = new URI(node.textValue());
             if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
-                    || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                    || uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
                 throw ProblemException.badRequest(problem);
             }
         } catch (URISyntaxException e) {

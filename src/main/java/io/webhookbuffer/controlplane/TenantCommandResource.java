@@ -23,6 +23,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.webhookbuffer.egress.OriginTrust;
+import io.webhookbuffer.queue.Backlog;
 import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.QueueInspector;
 import io.webhookbuffer.tenant.Tenant;
@@ -49,10 +51,11 @@ public class TenantCommandResource {
     private final QueueInspector queue;
     private final DrainScheduler drains;
     private final ObjectMapper json;
+    private final OriginTrust trust;
     private final long maxBodyCeiling;
 
     public TenantCommandResource(CommandAuthenticator auth, TenantStore store, TenantInvalidation invalidation,
-            QueueInspector queue, DrainScheduler drains, ObjectMapper json,
+            QueueInspector queue, DrainScheduler drains, ObjectMapper json, OriginTrust trust,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodyCeiling) {
         this.auth = auth;
         this.store = store;
@@ -60,6 +63,7 @@ public class TenantCommandResource {
         this.queue = queue;
         this.drains = drains;
         this.json = json;
+        this.trust = trust;
         this.maxBodyCeiling = maxBodyCeiling.asLongValue();
     }
 
@@ -69,12 +73,21 @@ public class TenantCommandResource {
         return auth.authenticate(request, raw)
                 .map(ignored -> {
                     requireValidId(tenantId);
-                    return TenantCommand.parse(json, raw, maxBodyCeiling);
+                    return allowedOrigin(TenantCommand.parse(json, raw, maxBodyCeiling));
                 })
                 .flatMap(command -> store.upsert(tenantId, command))
                 .call(applied -> applied.replay() ? Uni.createFrom().voidItem() : invalidation.changed(tenantId))
                 .map(this::answer)
                 .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
+    }
+
+    /** A command that sets an originUrl the trust rules refuse changes nothing: 400 origin_not_allowed. */
+    private TenantCommand allowedOrigin(TenantCommand command) {
+        String refusal = command.originUrl() == null ? null : trust.originUrlRefusal(command.originUrl());
+        if (refusal != null) {
+            throw ProblemException.originNotAllowed(refusal);
+        }
+        return command;
     }
 
     /**
@@ -191,10 +204,25 @@ public class TenantCommandResource {
         return auth.authenticate(request, new byte[0])
                 .flatMap(ignored -> {
                     requireValidId(tenantId);
-                    return queue.backlog(tenantId);
+                    return queue.backlog(tenantId).flatMap(backlog -> withHold(tenantId, backlog));
                 })
                 .map(backlog -> Response.ok(backlog).build())
                 .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
+    }
+
+    /**
+     * State {@code held} when events wait and the tenant's stored originUrl is one the trust rules refuse now: no
+     * replica sends them (see the drainer) until it is allowed or changed. A paused tenant stays {@code paused}.
+     */
+    private Uni<Backlog> withHold(String tenantId, Backlog backlog) {
+        if (backlog.depth() == 0 || backlog.paused()) {
+            return Uni.createFrom().item(backlog);
+        }
+        return store.find(tenantId).map(view -> view == null || view.originUrl() == null
+                || trust.originUrlRefusal(view.originUrl()) == null
+                        ? backlog
+                        : new Backlog(backlog.depth(), backlog.oldestAgeSeconds(), backlog.nextAttemptAt(), "held",
+                                backlog.paused(), backlog.leaseHolder()));
     }
 
     static void requireValidId(String tenantId) {

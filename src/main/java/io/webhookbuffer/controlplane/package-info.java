@@ -6,6 +6,7 @@
  * snapshots (UsageReporter) and the lifecycle-event outbox (LifecycleOutbox), signed POSTs to
  * {@code buffer.control.url}, each run on one replica per interval (JobClaims). Nothing depends on controlplane but
  * its clients (demo control plane, CLI), which reuse its signing.
- * May depend on: tenant, secrets, verify (provider names), queue (inspection, dead letters), usage, common.
+ * May depend on: tenant, secrets, verify (provider names), queue (inspection, dead letters), usage, egress (the push
+ * client, the origin trust rules a command is held to), common.
  */
 package io.webhookbuffer.controlplane;

@@ -4,6 +4,7 @@ import java.util.function.BooleanSupplier;
 
 import io.webhookbuffer.common.FifoPermits;
 import io.webhookbuffer.common.OriginConfig;
+import io.webhookbuffer.egress.OriginTrust;
 import io.webhookbuffer.queue.DrainStore;
 import io.webhookbuffer.tenant.TenantDirectory;
 
@@ -13,12 +14,12 @@ import io.webhookbuffer.tenant.TenantDirectory;
  * order; each tenant has at most one batch in flight, so first-come-first-served is also round-robin between tenants:
  * a tenant with a huge backlog gets one slot in turn like everyone else. {@code prefetchFreshNanos}: how long a head
  * read with the last delete may wait for its bulkhead slot and still be sent without a read of its own (see
- * {@link #prefetchFreshNanos(DeliveryConfig)}).
+ * {@link #prefetchFreshNanos(DeliveryConfig)}). {@code trust}: which origins a batch may go to.
  */
 record DrainParts(String holder, DeliveryConfig config, DrainStore store, TenantDirectory tenants,
         OriginConfig origin, DeliveryClock clock, FifoPermits bulkhead, long prefetchFreshNanos,
         OriginBreakers breakers, DrainOutcomes outcomes, DrainSweep sweep, BackoffPolicy backoff,
-        DeliveryCounts counts, BooleanSupplier stoppedFlag) {
+        DeliveryCounts counts, OriginTrust trust, BooleanSupplier stoppedFlag) {
 
     /** Shutting down: no new step starts. */
     boolean stopped() {

@@ -14,6 +14,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import io.webhookbuffer.common.FifoPermits;
 import io.webhookbuffer.common.OriginConfig;
+import io.webhookbuffer.egress.OriginTrust;
 import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.DrainStore;
 import io.webhookbuffer.tenant.TenantDirectory;
@@ -51,7 +52,7 @@ public class Drainer implements DrainScheduler {
     private volatile boolean stopped;
 
     public Drainer(DrainStore store, TenantDirectory tenants, OriginBreakers breakers, OriginConfig origin,
-            DeliveryConfig config, Vertx vertx, DeliveryClock clock, UsageCounters usage) {
+            DeliveryConfig config, Vertx vertx, DeliveryClock clock, UsageCounters usage, OriginTrust trust) {
         this.config = config;
         this.store = store;
         this.vertx = vertx;
@@ -65,7 +66,7 @@ public class Drainer implements DrainScheduler {
                 config.circuitBreaker().delay());
         this.parts = new DrainParts("buffer-" + UUID.randomUUID(), config, store, tenants, origin, clock,
                 new FifoPermits(config.maxConcurrent()), DrainParts.prefetchFreshNanos(config), breakers,
-                new DrainOutcomes(store, policy, counts, clock), sweep, backoff, counts, () -> stopped);
+                new DrainOutcomes(store, policy, counts, clock), sweep, backoff, counts, trust, () -> stopped);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.webhookbuffer.delivery;
 
+import java.net.ConnectException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,16 +17,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.core.buffer.Buffer;
-import io.vertx.mutiny.ext.web.client.HttpResponse;
-import io.vertx.mutiny.ext.web.client.WebClient;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.common.OriginCredentials;
+import io.webhookbuffer.common.ShownText;
 import io.webhookbuffer.common.Utf8;
+import io.webhookbuffer.egress.EgressAnswer;
+import io.webhookbuffer.egress.EgressClient;
+import io.webhookbuffer.egress.OriginTrust;
+import io.webhookbuffer.egress.RefusedAddress;
 import io.webhookbuffer.queue.QueuedEvent;
 
 /**
@@ -39,17 +46,17 @@ public class OriginClient {
 
     public static final String BATCH_PATH = "/internal/webhooks/batch";
 
-    private final WebClient client;
+    private final EgressClient client;
     private final ObjectMapper json;
     private final OriginConfig origin;
     private final DeliveryConfig config;
 
-    public OriginClient(Vertx vertx, ObjectMapper json, OriginConfig origin, DeliveryConfig config) {
-        this.client = WebClient.create(vertx, new WebClientOptions().setMaxPoolSize(Math.max(4, config.maxConcurrent()))
-                .setKeepAlive(true).setUserAgent("webhook-buffer")
-                // A redirect is an answer, never a delivery: following a 303 would send the batch (and the token) as
-                // a GET elsewhere and take that 200 for the origin's. A 3xx is retried like any answer but a 2xx.
-                .setFollowRedirects(false));
+    public OriginClient(Vertx vertx, ObjectMapper json, OriginConfig origin, DeliveryConfig config, OriginTrust trust) {
+        // A redirect is an answer, never a delivery (EgressClient follows none): following a 303 would send the batch
+        // (and the token) as a GET elsewhere and take that 200 for the origin's. A 3xx is retried like any answer but
+        // a 2xx. Every connection is checked against the origin trust rules on the address it is made to.
+        this.client = new EgressClient(vertx.getDelegate(), new HttpClientOptions()
+                .setMaxPoolSize(Math.max(4, config.maxConcurrent())).setKeepAlive(true), trust, trust.maxAnswerBytes());
         this.json = json;
         this.origin = origin;
         this.config = config;
@@ -68,32 +75,38 @@ public class OriginClient {
     public Uni<OriginResponse> send(String baseUrl, OriginCredentials credentials, String tenantId, String provider,
             List<QueuedEvent> batch) {
         byte[] body = batchBody(tenantId, provider, batch);
-        var request = client.postAbs(baseUrl + BATCH_PATH)
-                .timeout(config.requestTimeout().toMillis())
-                .putHeader("Content-Type", "application/json");
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "application/json");
         if (credentials.token() != null) {
-            request.putHeader("Authorization", "Bearer " + credentials.token());
+            headers.add("Authorization", "Bearer " + credentials.token());
         }
         if (credentials.signingSecret() != null) {
             String ts = Long.toString(System.currentTimeMillis() / 1000);
-            request.putHeader("X-Buffer-Timestamp", ts);
+            headers.add("X-Buffer-Timestamp", ts);
             byte[] mac = Hmac.hmacSha256(credentials.signingSecret(), (ts + ".").getBytes(StandardCharsets.US_ASCII),
                     body);
-            request.putHeader("X-Buffer-Signature", HexFormat.of().formatHex(mac));
+            headers.add("X-Buffer-Signature", HexFormat.of().formatHex(mac));
         }
-        // The client's timeout fires only when no byte arrives for that long; this one bounds the whole exchange,
-        // so an origin that trickles bytes cannot hold a batch (and its tenant's lease) open.
-        return request.sendBuffer(Buffer.buffer(body))
+        // The client bounds the whole exchange, so an origin that trickles bytes cannot hold a batch (and its tenant's
+        // lease) open; this bounds it once more, should the client's own timer not fire.
+        long timeout = config.requestTimeout().toMillis();
+        return Uni.createFrom().completionStage(() -> client.send(HttpMethod.POST, baseUrl + BATCH_PATH, headers,
+                Buffer.buffer(body), timeout).toCompletionStage())
                 .map(this::toResponse)
                 .ifNoItem().after(config.requestTimeout().plusMillis(500))
                 .recoverWithItem(() -> OriginResponse.noAnswer("no complete answer within " + config.requestTimeout()))
                 .onFailure().recoverWithItem(OriginClient::failed);
     }
 
-    /** A connect failure never reached the origin; anything else (a reset, a timeout) may have. */
+    /**
+     * A connection that was never made (refused, a name that does not resolve, an address the trust rules refuse)
+     * never reached the origin; anything else (a reset, a timeout) may have.
+     */
     static OriginResponse failed(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof java.net.ConnectException) {
+            if (t instanceof RefusedAddress) {
+                return OriginResponse.unreachable("origin address refused: " + t.getMessage());
+            }
+            if (t instanceof ConnectException || t instanceof UnknownHostException) {
                 return OriginResponse.unreachable(failure.toString());
             }
         }
@@ -121,11 +134,16 @@ public class OriginClient {
         }
     }
 
-    private OriginResponse toResponse(HttpResponse<Buffer> response) {
-        int status = response.statusCode();
-        long retryAfter = parseRetryAfter(response.getHeader("Retry-After"));
-        Map<String, String> rejected = status >= 200 && status < 300 ? rejected(response.body()) : Map.of();
-        String error = status >= 200 && status < 300 ? null : "HTTP " + status + snippet(response.body());
+    /**
+     * An answer cut at {@code buffer.origin.max-answer-bytes} is judged by its status only: a cut 2xx accepts the
+     * whole batch (its {@code rejected} list is not read), a cut refusal keeps the first 200 characters.
+     */
+    private OriginResponse toResponse(EgressAnswer answer) {
+        int status = answer.status();
+        long retryAfter = parseRetryAfter(answer.header("Retry-After"));
+        boolean success = status >= 200 && status < 300;
+        Map<String, String> rejected = success && !answer.cut() ? rejected(answer.body()) : Map.of();
+        String error = success ? null : "HTTP " + status + snippet(answer.body(), answer.cut());
         return new OriginResponse(status, retryAfter, rejected, error);
     }
 
@@ -142,7 +160,8 @@ public class OriginClient {
             Map<String, String> out = new HashMap<>();
             for (JsonNode r : node) {
                 if (r.hasNonNull("eventId")) {
-                    out.put(r.get("eventId").asText(), r.hasNonNull("reason") ? r.get("reason").asText() : "rejected");
+                    String reason = r.hasNonNull("reason") ? r.get("reason").asText() : "rejected";
+                    out.put(r.get("eventId").asText(), ShownText.cap(reason, ShownText.ORIGIN_TEXT_CAP));
                 }
             }
             return out;
@@ -164,11 +183,14 @@ public class OriginClient {
         }
     }
 
-    private static String snippet(Buffer body) {
+    /** The answer's first 200 characters, cleaned ({@link ShownText}); never more of an origin's text is kept. */
+    static String snippet(Buffer body, boolean cut) {
+        String more = cut ? " (answer longer than buffer.origin.max-answer-bytes: not read further)" : "";
         if (body == null || body.length() == 0) {
-            return "";
+            return more;
         }
-        String text = new String(body.getBytes(), StandardCharsets.UTF_8);
-        return ": " + (text.length() > 200 ? text.substring(0, 200) + "..." : text);
+        int bytes = Math.min(body.length(), 4 * ShownText.ORIGIN_TEXT_CAP + 4);
+        String text = new String(body.getBytes(0, bytes), StandardCharsets.UTF_8);
+        return ": " + ShownText.cap(text, ShownText.ORIGIN_TEXT_CAP) + more;
     }
 }

@@ -2,6 +2,8 @@ package io.webhookbuffer.delivery;
 
 import java.util.Map;
 
+import io.webhookbuffer.common.ShownText;
+
 /**
  * The origin's answer to one batch. {@code status} is 0 when there was no HTTP answer (connection refused, reset,
  * timeout); {@code unreachable} says the connection itself could not be made (nothing reached the origin, so the
@@ -46,12 +48,12 @@ public record OriginResponse(int status, long retryAfterMillis, Map<String, Stri
                 && status != 429;
     }
 
-    /** Origin-supplied text as PostgreSQL can store it: no NUL characters, at most 1,000 characters. */
+    /**
+     * An error as it is stored ({@code last_error}) and shown: without control characters, bidi controls or NUL
+     * ({@link ShownText}), at most 1,000 characters (of which an origin's own text is at most 200, see
+     * {@link OriginClient#snippet}).
+     */
     static String truncate(String s) {
-        if (s == null) {
-            return null;
-        }
-        String clean = s.indexOf('\u0000') >= 0 ? s.replace("\u0000", "") : s;
-        return clean.length() <= 1000 ? clean : clean.substring(0, 1000) + "...";
+        return ShownText.cap(s, 1000);
     }
 }

@@ -47,6 +47,9 @@ final class TenantDrain {
     private volatile int lastStatus;
     private volatile boolean circuitOpen;
     private volatile boolean warnedNoCredentials;
+    /** Why the tenant's batches are held (its stored originUrl is not allowed), or null; and the URL last warned of. */
+    private volatile String held;
+    private volatile String heldWarned;
 
     TenantDrain(String tenantId, DrainParts parts) {
         this.tenantId = tenantId;
@@ -148,6 +151,14 @@ final class TenantDrain {
                     + "originUrl); retrying in %s", tenantId, config.backoffCap());
             return Uni.createFrom().item(Next.waitUntil(now() + config.backoffCap().toMillis()));
         }
+        if (tenant != null && tenant.originUrl() != null) {
+            String refusal = parts.trust().originUrlRefusal(tenant.originUrl());
+            if (refusal != null) {
+                return hold(tenant.originUrl(), refusal);
+            }
+        }
+        held = null;
+        heldWarned = null;
         String provider = tenant == null ? "unknown" : tenant.provider();
         // An isolation try (a halving in progress, a held event alone) is judged as the suspect's, not the origin's.
         // The halving also bypasses the breaker: its quick failures in a row would open it on a healthy origin and
@@ -170,6 +181,23 @@ final class TenantDrain {
             LOG.warnf("tenant %s: batches to its own origin carry no token and no signature (the global ones go to the "
                     + "global origin only); set its originToken and originSigningSecret", tenantId);
         }
+    }
+
+    /**
+     * The tenant's stored originUrl is one a command would refuse now (buffer.origin.allowed-hosts changed, or it was
+     * stored before there was one): nothing is sent and nothing is counted or dead-lettered (an outage of trust must
+     * never lose events); the tenant looks again after the backoff cap. Warned once per tenant and URL.
+     */
+    private Uni<Next> hold(String originUrl, String refusal) {
+        held = refusal;
+        if (!originUrl.equals(heldWarned)) {
+            heldWarned = originUrl;
+            LOG.warnf("tenant %s: batches held, not sent: its originUrl (%s) is not allowed now: %s Nothing is dropped;"
+                    + " allow it (buffer.origin.allowed-hosts, buffer.origin.allowed-private-networks) or set another"
+                    + " originUrl, and delivery resumes within %s", tenantId, OriginBreakers.originLabel(originUrl),
+                    refusal, config.backoffCap());
+        }
+        return Uni.createFrom().item(Next.waitUntil(now() + config.backoffCap().toMillis()));
     }
 
     private void observe(OriginResponse response) {
@@ -249,6 +277,6 @@ final class TenantDrain {
 
     DrainView view(long nowMillis) {
         long until = notBefore;
-        return new DrainView(running.get(), until > nowMillis ? until : 0, circuitOpen, lastError, lastStatus);
+        return new DrainView(running.get(), until > nowMillis ? until : 0, circuitOpen, lastError, lastStatus, held);
     }
 }

@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
 
+import io.webhookbuffer.common.ShownText;
 import io.webhookbuffer.delivery.DrainView;
 import io.webhookbuffer.queue.QueueSnapshot;
 
@@ -16,7 +17,8 @@ import io.webhookbuffer.queue.QueueSnapshot;
  * What the status page shows, computed from the backlog snapshot (every replica's view: PostgreSQL) and this replica's
  * drainer state (breakers). Pure: the ordering rules are tested without a server.
  *
- * <p>Sorted by what needs attention: an open breaker first, then tenants whose delivery fails (backing off: the head
+ * <p>Sorted by what needs attention: an open breaker first, then tenants whose batches are held (their stored origin
+ * is not allowed now), then tenants whose delivery fails (backing off: the head
  * event has a failed attempt), then
  * tenants with dead letters, then tenants an operator paused (delivery held on purpose), then the rest; within each,
  * the oldest pending event first.
@@ -27,7 +29,8 @@ public final class StatusBoard {
 
     /** The delivery states, in the order of attention. */
     public enum State {
-        CIRCUIT_OPEN("circuit open", "bad"), BACKING_OFF("backing off", "bad"), DEAD_LETTERS("dead letters", "warn"),
+        CIRCUIT_OPEN("circuit open", "bad"), HELD("held: origin not allowed", "bad"), BACKING_OFF("backing off", "bad"),
+        DEAD_LETTERS("dead letters", "warn"),
         PAUSED("paused", "warn"), OK("ok", "ok");
 
         public final String text;
@@ -63,6 +66,9 @@ public final class StatusBoard {
                 state = State.PAUSED;
             } else if (view != null && view.circuitOpen() && t.events() > 0) {
                 state = State.CIRCUIT_OPEN;
+            } else if (view != null && view.held() != null && t.events() > 0) {
+                // Its stored originUrl is not allowed now: nothing is sent, nothing counted (see the drainer).
+                state = State.HELD;
             } else if (failing) {
                 state = State.BACKING_OFF;
                 detail = t.nextAttemptAt() != null && t.nextAttemptAt().toInstant().isAfter(now)
@@ -73,7 +79,7 @@ public final class StatusBoard {
             } else {
                 state = State.OK;
             }
-            String error = t.lastError() != null ? describe(t.lastStatus(), t.lastError())
+            String error = state == State.HELD ? view.held() : t.lastError() != null ? describe(t.lastStatus(), t.lastError())
                     : view != null && view.lastError() != null ? describe(view.lastStatus(), view.lastError()) : "";
             rows.add(new Row(t.tenantId(), t.events(), t.oldestAgeSeconds(), t.events() == 0 ? "" : age(t.oldestAgeSeconds()),
                     state, detail, t.deadLetters(), error));
@@ -83,7 +89,9 @@ public final class StatusBoard {
         return rows;
     }
 
-    private static String describe(Integer status, String error) {
+    /** The error as stored, cleaned again for the page ({@link ShownText}): rows stored before it was are too. */
+    private static String describe(Integer status, String stored) {
+        String error = ShownText.clean(stored);
         if (status == null || status <= 0 || error.startsWith("HTTP " + status)) {
             return error;
         }

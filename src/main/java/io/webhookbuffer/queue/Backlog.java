@@ -8,7 +8,8 @@ import java.time.OffsetDateTime;
  * {@code leaseHolder} is the replica draining the tenant now (null when none). {@code state} is one of:
  * {@code paused} (the control plane paused delivery; ingest still buffers), {@code empty}, {@code backing_off}
  * (the origin failed; nothing is sent before {@code nextAttemptAt}), {@code delivering} (a replica holds the tenant)
- * or {@code pending} (events wait for a drainer: delivery off, or the next sweep picks them up).
+ * or {@code pending} (events wait for a drainer: delivery off, or the next sweep picks them up); the backlog command
+ * adds {@code held} (the tenant's stored originUrl is not allowed now: nothing is sent until it is).
  */
 public record Backlog(long depth, long oldestAgeSeconds, OffsetDateTime nextAttemptAt, String state, boolean paused,
         String leaseHolder) {

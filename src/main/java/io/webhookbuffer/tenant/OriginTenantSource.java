@@ -7,13 +7,16 @@ import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
-import io.vertx.core.buffer.Buffer;
 import io.webhookbuffer.common.OriginConfig;
+import io.webhookbuffer.egress.EgressAnswer;
+import io.webhookbuffer.egress.EgressClient;
+import io.webhookbuffer.egress.OriginTrust;
 import io.webhookbuffer.verify.Providers;
 
 /**
@@ -23,9 +26,12 @@ import io.webhookbuffer.verify.Providers;
  * {@code maxBodyBytes}). The answer is cached like any tenant; it is not written to PostgreSQL.
  *
  * <p>Only an answer says the origin does not know an id (a 4xx, or a 200 without a usable config: null). An origin
- * that could not answer (no connection, the timeout, a 5xx, a 429) fails the fetch instead, so that ingress asks the
- * sender to retry (503) rather than telling it the endpoint does not exist (404). {@link TenantDirectory} bounds how
- * many fetches run at once (the bulkhead, {@code buffer.tenants.origin-pull.max-concurrent}).
+ * that could not answer (no connection, a refused address, the timeout, a 3xx, a 5xx, a 429, an answer longer than
+ * {@code buffer.origin.max-answer-bytes}) fails the fetch instead, so that ingress asks the sender to retry (503)
+ * rather than telling it the endpoint does not exist (404). Like batches, the question goes only to an address the
+ * origin trust rules allow, follows no redirect (it carries the origin token) and reads a capped answer
+ * ({@link EgressClient}). {@link TenantDirectory} bounds how many fetches run at once (the bulkhead,
+ * {@code buffer.tenants.origin-pull.max-concurrent}).
  */
 @ApplicationScoped
 public class OriginTenantSource {
@@ -33,12 +39,14 @@ public class OriginTenantSource {
     private final Vertx vertx;
     private final OriginConfig origin;
     private final TenantConfig config;
-    private volatile WebClient client;
+    private final OriginTrust trust;
+    private volatile EgressClient client;
 
-    public OriginTenantSource(Vertx vertx, OriginConfig origin, TenantConfig config) {
+    public OriginTenantSource(Vertx vertx, OriginConfig origin, TenantConfig config, OriginTrust trust) {
         this.vertx = vertx;
         this.origin = origin;
         this.config = config;
+        this.trust = trust;
     }
 
     /**
@@ -50,21 +58,20 @@ public class OriginTenantSource {
             return CompletableFuture.completedFuture(null);
         }
         String url = origin.baseUrl().get().replaceAll("/+$", "") + "/internal/tenants/" + tenantId + "/webhook-config";
-        var request = client().getAbs(url).timeout(config.originPull().timeout().toMillis());
-        origin.token().ifPresent(token -> request.bearerTokenAuthentication(token));
-        return request.send().map(response -> parse(tenantId, response)).toCompletionStage();
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        origin.token().ifPresent(token -> headers.add("Authorization", "Bearer " + token));
+        return client().send(HttpMethod.GET, url, headers, null, config.originPull().timeout().toMillis())
+                .map(answer -> parse(tenantId, answer)).toCompletionStage();
     }
 
-    static Tenant parse(String tenantId, HttpResponse<Buffer> response) {
-        if (response.statusCode() >= 500 || response.statusCode() == 429) {
-            throw new IllegalStateException("origin answered " + response.statusCode() + " for a tenant config");
-        }
-        if (response.statusCode() != 200) {
+    static Tenant parse(String tenantId, EgressAnswer answer) {
+        requireAnswered(answer);
+        if (answer.status() != 200) {
             return null;
         }
         JsonObject json;
         try {
-            json = response.bodyAsJsonObject();
+            json = answer.body().toJsonObject();
         } catch (RuntimeException e) {
             return null;
         }
@@ -87,12 +94,22 @@ public class OriginTenantSource {
                 json.getInteger("maxBodyBytes"), null, null, null, null, null);
     }
 
-    private WebClient client() {
-        WebClient c = client;
+    /** A 5xx, 429 or 3xx, or an answer cut at the cap, is no answer about the tenant: the sender is asked to retry. */
+    private static void requireAnswered(EgressAnswer answer) {
+        int status = answer.status();
+        boolean redirect = status >= 300 && status < 400;
+        if (status >= 500 || status == 429 || redirect || answer.cut()) {
+            throw new IllegalStateException("origin answered " + status + (answer.cut() ? " (longer than "
+                    + "buffer.origin.max-answer-bytes)" : "") + " for a tenant config");
+        }
+    }
+
+    private EgressClient client() {
+        EgressClient c = client;
         if (c == null) {
             synchronized (this) {
                 if (client == null) {
-                    client = WebClient.create(vertx);
+                    client = new EgressClient(vertx, new HttpClientOptions(), trust, trust.maxAnswerBytes());
                 }
                 c = client;
             }

@@ -49,6 +49,21 @@ class StatusBoardTests {
     }
 
     @Test
+    void aTenantWhoseOriginIsNotAllowedIsHeldAndSaysWhyAndStoredErrorsAreShownClean() {
+        QueueSnapshot snapshot = new QueueSnapshot(NOW, 0, 0, 0, 0, List.of(
+                new TenantRow("held-origin", 2, 30, 0, null, null, null, 0, null, false),
+                new TenantRow("failing", 3, 60, 4, LATER, 500, "HTTP 500: \u001b[2Jboom\u202e", 0, null, false)));
+        String why = "'originUrl' host evil.example.net is not allowed";
+        Map<String, DrainView> views = Map.of("held-origin", new DrainView(false, 0, false, null, 0, why));
+
+        List<StatusBoard.Row> rows = StatusBoard.rows(snapshot, views::get, NOW);
+
+        assertEquals(StatusBoard.State.HELD, rows.get(0).state(), "held comes before backing off");
+        assertEquals(why, rows.get(0).lastError());
+        assertEquals("HTTP 500: [2Jboom", rows.get(1).lastError(), "a row stored before errors were cleaned");
+    }
+
+    @Test
     void agesReadAtAGlance() {
         assertEquals("42s", StatusBoard.age(42));
         assertEquals("3m 12s", StatusBoard.age(192));

@@ -7,6 +7,8 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
+import org.jboss.logmanager.ExtLogRecord;
+
 /**
  * The application's log records of level ERROR (SEVERE) and above, as they are logged, from {@link #start()} until
  * {@link #close()}: a test asserts on what an alerting pipeline would page on, without parsing the log file that
@@ -15,12 +17,14 @@ import java.util.logging.Logger;
 public final class CapturedLog implements AutoCloseable {
 
     private final List<String> errors = new CopyOnWriteArrayList<>();
+    private final Level minimum;
     private final Handler handler = new Handler() {
         @Override
         public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
+            if (record.getLevel().intValue() >= minimum.intValue()) {
                 Throwable thrown = record.getThrown();
-                errors.add(record.getLoggerName() + ": " + record.getMessage()
+                String message = record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage();
+                errors.add(record.getLoggerName() + ": " + message
                         + (thrown == null ? "" : " [" + thrown + " at " + firstFrame(thrown) + "]"));
             }
         }
@@ -34,16 +38,22 @@ public final class CapturedLog implements AutoCloseable {
         }
     };
 
-    private CapturedLog() {
+    private CapturedLog(Level minimum) {
+        this.minimum = minimum;
     }
 
     public static CapturedLog start() {
-        CapturedLog log = new CapturedLog();
+        return start(Level.SEVERE);
+    }
+
+    /** The records of {@code minimum} and above (WARN is {@link Level#WARNING}) instead of ERROR's. */
+    public static CapturedLog start(Level minimum) {
+        CapturedLog log = new CapturedLog(minimum);
         Logger.getLogger("").addHandler(log.handler);
         return log;
     }
 
-    /** Each ERROR record so far: logger, message, and the exception with the frames that threw it. */
+    /** Each record so far (ERROR unless started otherwise): logger, message, and the exception with its frames. */
     public List<String> errors() {
         return List.copyOf(errors);
     }

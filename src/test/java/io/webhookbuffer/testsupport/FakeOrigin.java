@@ -5,10 +5,12 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -32,8 +34,12 @@ public final class FakeOrigin implements AutoCloseable {
             long receivedAtMillis) {
     }
 
-    /** How to answer a batch. */
-    public record Answer(int status, Map<String, String> headers, String body, long delayMillis) {
+    /** How to answer a batch; with {@code streamBytes} &gt; 0, a chunked body of that many bytes instead of {@code body}. */
+    public record Answer(int status, Map<String, String> headers, String body, long delayMillis, long streamBytes) {
+        public Answer(int status, Map<String, String> headers, String body, long delayMillis) {
+            this(status, headers, body, delayMillis, 0);
+        }
+
         public static Answer ok() {
             return new Answer(200, Map.of(), "", 0);
         }
@@ -41,6 +47,15 @@ public final class FakeOrigin implements AutoCloseable {
         public static Answer status(int status) {
             return new Answer(status, Map.of(), "", 0);
         }
+
+        /** {@code status} with a body of {@code bytes} bytes of JSON-ish filler, written 64 KiB at a time. */
+        public static Answer streamed(int status, long bytes) {
+            return new Answer(status, Map.of(), "", 0, bytes);
+        }
+    }
+
+    /** A streamed answer as this origin wrote it: the bytes the client took before the end or a write failure. */
+    public record Streamed(long bytes, long written, boolean failed) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -58,20 +73,48 @@ public final class FakeOrigin implements AutoCloseable {
     private final AtomicInteger maxConcurrent = new AtomicInteger();
     private final Map<String, AtomicInteger> concurrentByTenant = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> maxConcurrentByTenant = new ConcurrentHashMap<>();
+    private final Map<String, Answer> configAnswers = new ConcurrentHashMap<>();
+    private final AtomicInteger configRequests = new AtomicInteger();
+    private final List<Streamed> streamed = new CopyOnWriteArrayList<>();
 
     public FakeOrigin() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        this("127.0.0.1");
+    }
+
+    /** An origin listening on {@code address} (any of 127.0.0.0/8 works on Linux), a free port. */
+    public FakeOrigin(String address) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(address, 0), 64);
         server.setExecutor(Executors.newFixedThreadPool(32, r -> {
             Thread t = new Thread(r, "fake-origin");
             t.setDaemon(true);
             return t;
         }));
         server.createContext("/internal/webhooks/batch", this::handle);
+        server.createContext("/internal/tenants/", this::config);
         server.start();
     }
 
     public String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** How this origin answers the pull-through's {@code GET /internal/tenants/{id}/webhook-config} (default 404). */
+    public void answerConfig(String tenantId, Answer answer) {
+        configAnswers.put(tenantId, answer);
+    }
+
+    /** The tenant-config questions this origin received. */
+    public int configRequests() {
+        return configRequests.get();
+    }
+
+    /** Every streamed answer, in the order written. */
+    public List<Streamed> streamed() {
+        return List.copyOf(streamed);
     }
 
     /** The clock that stamps {@link Batch#receivedAtMillis} (the system clock unless a test sets the drainer's). */
@@ -149,15 +192,7 @@ public final class FakeOrigin implements AutoCloseable {
             if (answer.delayMillis() > 0) {
                 Thread.sleep(answer.delayMillis()); // the origin being slow is the behaviour under test
             }
-            answer.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
-            byte[] out = answer.body().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(answer.status(), out.length == 0 ? -1 : out.length);
-            if (out.length > 0) {
-                try (OutputStream os = exchange.getResponseBody()) {
-                    os.write(out);
-                }
-            }
+            write(exchange, answer);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
@@ -167,6 +202,52 @@ public final class FakeOrigin implements AutoCloseable {
             concurrent.decrementAndGet();
             exchange.close();
         }
+    }
+
+    private void config(HttpExchange exchange) throws IOException {
+        configRequests.incrementAndGet();
+        try {
+            String[] parts = exchange.getRequestURI().getPath().split("/");
+            String tenantId = parts.length > 3 ? parts[3] : "";
+            write(exchange, configAnswers.getOrDefault(tenantId, Answer.status(404)));
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private void write(HttpExchange exchange, Answer answer) throws IOException {
+        answer.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        if (answer.streamBytes() > 0) {
+            stream(exchange, answer);
+            return;
+        }
+        byte[] out = answer.body().getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(answer.status(), out.length == 0 ? -1 : out.length);
+        if (out.length > 0) {
+            try (OutputStream os = exchange.getResponseBody()) {
+                os.write(out);
+            }
+        }
+    }
+
+    /** A chunked body of answer.streamBytes() bytes; a client that stops reading makes the write fail. */
+    private void stream(HttpExchange exchange, Answer answer) throws IOException {
+        byte[] chunk = new byte[64 * 1024];
+        Arrays.fill(chunk, (byte) 'x');
+        long written = 0;
+        boolean failed = false;
+        exchange.sendResponseHeaders(answer.status(), 0);
+        try (OutputStream os = exchange.getResponseBody()) {
+            while (written < answer.streamBytes()) {
+                int n = (int) Math.min(chunk.length, answer.streamBytes() - written);
+                os.write(chunk, 0, n);
+                written += n;
+            }
+        } catch (IOException e) {
+            failed = true;
+        }
+        streamed.add(new Streamed(answer.streamBytes(), written, failed));
     }
 
     @Override

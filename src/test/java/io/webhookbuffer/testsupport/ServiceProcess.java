@@ -66,6 +66,8 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
         env.put("BUFFER_CONTROL_SECRET", Signed.CONTROL_SECRET);
         env.put("BUFFER_SECRETS_KEYS", secretsKeys());
+        // The tests' origins listen on this machine's loopback address, which production refuses unless allowed.
+        env.put("BUFFER_ORIGIN_ALLOWED_PRIVATE_NETWORKS", "127.0.0.1/32");
         env.putAll(extraEnv);
         String jar = System.getProperty("service.jar", "target/quarkus-app/quarkus-run.jar");
         List<String> command = new ArrayList<>();
