@@ -10,7 +10,10 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "buffer.control")
 public interface ControlConfig {
 
-    /** Shared HMAC secret for signed commands. Unset: every command is refused (fail closed). Never logged. */
+    /**
+     * Shared HMAC secret for signed commands and pushes, at least 32 bytes outside local mode. Unset: every command is
+     * refused (fail closed). Never logged.
+     */
     Optional<String> secret();
 
     /** The previous secret, still accepted while the control plane rotates to the new one. */

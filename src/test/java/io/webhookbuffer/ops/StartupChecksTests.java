@@ -120,8 +120,10 @@ class StartupChecksTests {
     @Test
     void aShortStatusTokenIsRefusedWithoutPrintingIt() {
         List<String> problems = StartupChecks.problems(status("short-token")).problems();
-        assertEquals(List.of("buffer.status.token (length) must be between 16 and 4096, was 11"), problems);
-        assertTrue(StartupChecks.problems(status("a-long-enough-status-token")).problems().isEmpty());
+        assertEquals(List.of("buffer.status.token (length) must be between 32 and 4096, was 11"), problems);
+        assertEquals(List.of("buffer.status.token (length) must be between 32 and 4096, was 31"),
+                StartupChecks.problems(status("x".repeat(31))).problems(), "16 was the old minimum");
+        assertTrue(StartupChecks.problems(status("a-long-enough-status-token-0123456")).problems().isEmpty());
         assertTrue(StartupChecks.problems(status(null)).problems().isEmpty(), "no token: the page is off, not an error");
     }
 

@@ -13,7 +13,7 @@ import io.webhookbuffer.controlplane.CommandSignature;
 public final class Signed {
 
     /** The control secret of the test profile (application.properties). */
-    public static final String CONTROL_SECRET = "test-control-secret-0123456789";
+    public static final String CONTROL_SECRET = "test-control-secret-0123456789abcdef";
 
     private Signed() {
     }
