@@ -1,5 +1,7 @@
 package io.webhookbuffer.controlplane;
 
+import java.net.URI;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
@@ -10,11 +12,14 @@ import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.ext.web.client.WebClient;
+import io.webhookbuffer.controlplane.CommandSignature.Direction;
 
 /**
  * Signed POSTs up to the control plane ({@code buffer.control.url}): the same headers as commands down
- * ({@code x-timestamp}, {@code x-nonce}, {@code x-signature} over "{timestamp}.{nonce}.{rawBody}" with
- * {@code buffer.control.secret}), so the control plane verifies both directions with one routine.
+ * ({@code x-timestamp}, {@code x-nonce}, {@code x-signature}) with {@code buffer.control.secret}, in the format
+ * {@code buffer.control.push-signature-version} names: 1, the seed's "{timestamp}.{nonce}.{rawBody}"; or 2, whose
+ * {@code x-signature} says {@code v2=} and whose message binds the direction {@code push}, {@code POST} and the
+ * path as sent (the URL's path prefix included), so a push can never be replayed to the buffer as a command.
  */
 @ApplicationScoped
 public class ControlPlaneClient {
@@ -45,7 +50,10 @@ public class ControlPlaneClient {
         String url = config.url().get().replaceAll("/+$", "") + path;
         String timestamp = Long.toString(System.currentTimeMillis() / 1000);
         String nonce = CommandSignature.newNonce();
-        String signature = CommandSignature.sign(config.secret().get(), timestamp, nonce, body);
+        String signature = config.pushSignatureVersion() == 2
+                ? CommandSignature.signV2(config.secret().get(), Direction.PUSH, "POST",
+                        CommandSignature.target(URI.create(url)), timestamp, nonce, body)
+                : CommandSignature.signV1(config.secret().get(), timestamp, nonce, body);
         return client.requestAbs(HttpMethod.POST, url)
                 .timeout(config.requestTimeout().toMillis())
                 .putHeader("content-type", "application/json")

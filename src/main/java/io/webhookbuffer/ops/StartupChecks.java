@@ -58,6 +58,7 @@ public class StartupChecks {
         Duration minute = Duration.ofMinutes(1);
         ConfigCheck check = new ConfigCheck()
                 .positive("buffer.control.request-timeout", control.requestTimeout())
+                .range("buffer.control.push-signature-version", control.pushSignatureVersion(), 1, 2)
                 .atLeast("buffer.usage.interval", usage.interval(), minute, "1m: each run sums every active tenant")
                 .positive("buffer.usage.flush-interval", usage.flushInterval())
                 .atLeast("buffer.usage.interval", usage.interval(), usage.flushInterval(), "buffer.usage.flush-interval")

@@ -110,6 +110,13 @@ class StartupChecksTests {
     }
 
     @Test
+    void pushSignatureVersionIsOneOrTwo() {
+        assertEquals(List.of("buffer.control.push-signature-version must be between 1 and 2, was 3"),
+                problemsWith(Map.of("buffer.control.push-signature-version", "3")));
+        assertEquals(List.of(), problemsWith(Map.of("buffer.control.push-signature-version", "2")));
+    }
+
+    @Test
     void throwIfAnyNamesEveryProblem() {
         ConfigCheck check = new ConfigCheck().range("a.b", 5, 1, 3).range("c.d", 0, 1, 3);
         IllegalStateException e = assertThrows(IllegalStateException.class, check::throwIfAny);

@@ -15,10 +15,11 @@ import java.util.logging.Logger;
 public final class CapturedLog implements AutoCloseable {
 
     private final List<String> errors = new CopyOnWriteArrayList<>();
+    private final Level level;
     private final Handler handler = new Handler() {
         @Override
         public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
+            if (record.getLevel().intValue() >= level.intValue()) {
                 Throwable thrown = record.getThrown();
                 errors.add(record.getLoggerName() + ": " + record.getMessage()
                         + (thrown == null ? "" : " [" + thrown + " at " + firstFrame(thrown) + "]"));
@@ -34,16 +35,22 @@ public final class CapturedLog implements AutoCloseable {
         }
     };
 
-    private CapturedLog() {
+    private CapturedLog(Level level) {
+        this.level = level;
     }
 
     public static CapturedLog start() {
-        CapturedLog log = new CapturedLog();
+        return atLeast(Level.SEVERE);
+    }
+
+    /** Captures the records of {@code level} (WARNING: WARN) and above instead of ERROR and above. */
+    public static CapturedLog atLeast(Level level) {
+        CapturedLog log = new CapturedLog(level);
         Logger.getLogger("").addHandler(log.handler);
         return log;
     }
 
-    /** Each ERROR record so far: logger, message, and the exception with the frames that threw it. */
+    /** Each ERROR record so far (or of the level given to {@link #atLeast}): logger, message, and the exception. */
     public List<String> errors() {
         return List.copyOf(errors);
     }
