@@ -73,14 +73,16 @@ case "$db" in *[!a-z0-9_]*) echo "BENCH_DATABASE must be [a-z0-9_]" >&2; exit 2;
 # report and the ceiling route) and src/local (inactive here: the buffer runs in the prod profile).
 app=target/local/quarkus-app
 cp="$app/app/*:$app/lib/main/*"
-control_secret=bench-control-secret-0123456789
+# The buffer runs in the prod profile, which refuses a control secret under 32 bytes and every published demo
+# secret: fresh random ones each run (the tenants' webhook secret is a tenant's, not a setting).
+control_secret=$(openssl rand -hex 32)
 webhook_secret=bench-webhook-secret
-origin_token=bench-origin-token
-signing_secret=bench-signing-secret
-secrets_keys=bench:YmVuY2gtb25seS1rZXktMDEyMzQ1Njc4OWFiY2RlZiE= # seals the tenants' secrets in the bench database (recreated each run)
+origin_token=$(openssl rand -hex 32)
+signing_secret=$(openssl rand -hex 32)
+secrets_keys=bench:$(openssl rand -base64 32) # seals the tenants' secrets in the bench database (recreated each run)
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
-for tool in java psql pgbench curl; do
+for tool in java psql pgbench curl openssl; do
   command -v "$tool" >/dev/null || { echo "bench/run.sh needs $tool" >&2; exit 2; }
 done
 use_wrk=false

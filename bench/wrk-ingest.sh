@@ -15,14 +15,17 @@ export BENCH_TENANT_PREFIX=${BENCH_TENANT_PREFIX:-bench}
 webhook_secret=bench-webhook-secret
 export BENCH_RUN=run$(date +%s)
 
-sign_command() { # ts nonce body -> base64url(HMAC-SHA256(secret, ts.nonce.body)) without padding
-  printf '%s.%s.%s' "$1" "$2" "$3" | openssl dgst -sha256 -hmac "$secret" -binary | openssl base64 -A | tr '+/' '-_' | tr -d '='
+sign_command() { # method target ts nonce body -> the v2 x-signature (docs/control-plane.md, "Signed commands")
+  printf 'webhook-buffer-v2\ncommand\n%s\n%s\n%s\n%s\n%s' "$1" "$2" "$3" "$4" "$5" \
+    | openssl dgst -sha256 -hmac "$secret" -binary | openssl base64 -A | tr '+/' '-_' | tr -d '=' | sed 's/^/v2=/'
 }
 for i in $(seq 0 $(( BENCH_TENANTS - 1 ))); do
   body="{\"secrets\":[\"$webhook_secret\"],\"rateLimit\":1000000,\"rateWindowSeconds\":1}"
   ts=$(date +%s); nonce=$(openssl rand -base64 18 | tr '+/' '-_' | tr -d '=')
-  curl -sf -o /dev/null -X PUT "$url/control/tenants/$BENCH_TENANT_PREFIX-$i" -H 'content-type: application/json' \
-    -H "x-timestamp: $ts" -H "x-nonce: $nonce" -H "x-signature: $(sign_command "$ts" "$nonce" "$body")" -d "$body"
+  target="/control/tenants/$BENCH_TENANT_PREFIX-$i"
+  curl -sf -o /dev/null -X PUT "$url$target" -H 'content-type: application/json' \
+    -H "x-timestamp: $ts" -H "x-nonce: $nonce" -H "x-signature: $(sign_command PUT "$target" "$ts" "$nonce" "$body")" \
+    -d "$body"
 done
 
 # A 1.26 KB JSON body, like a typical provider event.

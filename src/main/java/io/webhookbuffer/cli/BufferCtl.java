@@ -51,9 +51,11 @@ public final class BufferCtl implements Callable<Integer> {
             "stale_timestamp", "this machine's clock and the buffer's differ by more than the accepted window "
                     + "(buffer.control.timestamp-tolerance, 300 s by default); fix the clock (NTP) and retry",
             "bad_signature", "the control secret (BUFFERCTL_SECRET or --control-secret) is not the buffer's "
-                    + "buffer.control.secret or buffer.control.previous-secret",
+                    + "buffer.control.secret or buffer.control.previous-secret (or a proxy on the way rewrote the "
+                    + "method or the path, which the v2 signature covers)",
             "replayed_nonce", "the buffer has already seen this nonce; retry (bufferctl uses a fresh nonce each time)",
-            "missing_headers", "the request lacked well-formed x-timestamp, x-nonce or x-signature headers",
+            "missing_headers", "the request lacked well-formed x-timestamp, x-nonce or x-signature headers (a buffer "
+                    + "older than this bufferctl reads its v2 signature as malformed: upgrade the buffer)",
             "not_configured", "the buffer has no buffer.control.secret set, so it refuses every command");
 
     private final Context context;

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.controlplane.CommandSignature.Direction;
 
 /** Sends one signed command to the buffer's control API and returns its answer. */
 final class ControlApi {
@@ -27,17 +28,23 @@ final class ControlApi {
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
 
-    /** Signs "{timestamp}.{nonce}.{body}" with a fresh nonce (a retry is a new command, never a replay). */
+    /**
+     * Signs in v2 (method, the path and query exactly as the URI sends them, timestamp, nonce, body) with a fresh
+     * nonce (a retry is a new command, never a replay).
+     */
     Answer send(String method, String path, String body) throws IOException, InterruptedException {
         byte[] raw = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
         String timestamp = Long.toString(System.currentTimeMillis() / 1000);
         String nonce = CommandSignature.newNonce();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+        URI uri = URI.create(baseUrl + path);
+        String signature = CommandSignature.signV2(secret, Direction.COMMAND, method, CommandSignature.target(uri),
+                timestamp, nonce, raw);
+        HttpRequest request = HttpRequest.newBuilder(uri)
                 .timeout(Duration.ofSeconds(30))
                 .header("content-type", "application/json")
                 .header("x-timestamp", timestamp)
                 .header("x-nonce", nonce)
-                .header("x-signature", CommandSignature.sign(secret, timestamp, nonce, raw))
+                .header("x-signature", signature)
                 .method(method, raw.length == 0 ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofByteArray(raw))
                 .build();

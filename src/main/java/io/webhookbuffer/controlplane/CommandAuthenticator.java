@@ -9,9 +9,12 @@ import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.webhookbuffer.controlplane.CommandSignature.Direction;
+import io.webhookbuffer.controlplane.CommandSignature.SignedRequest;
 
 /**
- * Authenticates a control command: shape and freshness, then the HMAC, then the nonce. The nonce is claimed last,
+ * Authenticates a control command: shape and freshness, then the HMAC (v2, or the seed's v1 while
+ * {@code buffer.control.accept-v1}), then the nonce. The nonce is claimed last,
  * so a forged command cannot burn a real nonce. Failure policy: fail closed. No secret configured refuses every
  * command; Redis unreachable refuses with 503 (a nonce that cannot be claimed cannot be trusted).
  */
@@ -23,6 +26,7 @@ public class CommandAuthenticator {
     private final ControlConfig config;
     private final NonceGuard nonces;
     private final List<String> secrets;
+    private final OncePerInterval v1Warnings = new OncePerInterval(60_000);
 
     public CommandAuthenticator(ControlConfig config, NonceGuard nonces) {
         this.config = config;
@@ -36,12 +40,18 @@ public class CommandAuthenticator {
         }
     }
 
-    /** Completes when the command may run; fails with a 401/503 {@link ProblemException} when it may not. */
+    /**
+     * Completes when the command may run; fails with a 401/503 {@link ProblemException} when it may not. The v2
+     * signature covers {@code request}'s method and its target as received (raw path, then {@code ?} and the raw
+     * query when the request had one).
+     */
     public Uni<Void> authenticate(HttpServerRequest request, byte[] body) {
         String nonce = request.getHeader("x-nonce");
-        Refusal refusal = CommandSignature.check(secrets, request.getHeader("x-timestamp"), nonce,
-                request.getHeader("x-signature"), body, System.currentTimeMillis() / 1000,
-                config.timestampTolerance().toSeconds());
+        String signature = request.getHeader("x-signature");
+        SignedRequest signed = new SignedRequest(request.method().name(), target(request),
+                request.getHeader("x-timestamp"), nonce, signature, body);
+        Refusal refusal = CommandSignature.check(secrets, Direction.COMMAND, signed, System.currentTimeMillis() / 1000,
+                config.timestampTolerance().toSeconds(), config.acceptV1());
         if (refusal != null) {
             return Uni.createFrom().failure(ProblemException.refused(refusal));
         }
@@ -51,8 +61,31 @@ public class CommandAuthenticator {
                     return ProblemException.unavailable("nonce_store_unavailable",
                             "The command could not be checked for replay; retry with a new nonce.");
                 })
-                .flatMap(claimed -> claimed
-                        ? Uni.createFrom().voidItem()
-                        : Uni.createFrom().failure(ProblemException.refused(Refusal.REPLAYED_NONCE)));
+                .flatMap(claimed -> {
+                    if (!claimed) {
+                        return Uni.createFrom().failure(ProblemException.refused(Refusal.REPLAYED_NONCE));
+                    }
+                    if (CommandSignature.version(signature) == 1) {
+                        warnV1(signed.method(), request.path());
+                    }
+                    return Uni.createFrom().voidItem();
+                });
+    }
+
+    /** The request target as it arrived: Vert.x's raw path and raw query (never decoded), an absolute form's too. */
+    static String target(HttpServerRequest request) {
+        String query = request.query();
+        return query == null ? request.path() : request.path() + "?" + query;
+    }
+
+    private void warnV1(String method, String path) {
+        long heldBack = v1Warnings.due(System.currentTimeMillis());
+        if (heldBack >= 0) {
+            LOG.warnf("accepted a command signed in the deprecated v1 format (%s %s; %d more v1 commands since the"
+                    + " last warning): v1 binds neither the method nor the path, so a captured command can be replayed"
+                    + " against another tenant or command. Sign with v2 (x-signature: v2=...; docs/control-plane.md)"
+                    + " and set buffer.control.accept-v1=false. This warning appears at most once a minute.",
+                    method, path, heldBack);
+        }
     }
 }

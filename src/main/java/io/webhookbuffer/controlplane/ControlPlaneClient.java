@@ -1,5 +1,7 @@
 package io.webhookbuffer.controlplane;
 
+import java.net.URI;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
@@ -10,12 +12,15 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.mutiny.core.Vertx;
+import io.webhookbuffer.controlplane.CommandSignature.Direction;
 import io.webhookbuffer.egress.EgressClient;
 
 /**
  * Signed POSTs up to the control plane ({@code buffer.control.url}): the same headers as commands down
- * ({@code x-timestamp}, {@code x-nonce}, {@code x-signature} over "{timestamp}.{nonce}.{rawBody}" with
- * {@code buffer.control.secret}), so the control plane verifies both directions with one routine.
+ * ({@code x-timestamp}, {@code x-nonce}, {@code x-signature}) with {@code buffer.control.secret}, in the format
+ * {@code buffer.control.push-signature-version} names: 1, the seed's "{timestamp}.{nonce}.{rawBody}"; or 2, whose
+ * {@code x-signature} says {@code v2=} and whose message binds the direction {@code push}, {@code POST} and the
+ * path as sent (the URL's path prefix included), so a push can never be replayed to the buffer as a command.
  *
  * <p>Through {@link EgressClient}: a redirect is never followed (a 303 would replay the signed push as a GET to
  * wherever it points, a 307 the whole POST) and counts as an answer that is not 2xx; only the status is used, and at
@@ -55,7 +60,10 @@ public class ControlPlaneClient {
         String url = config.url().get().replaceAll("/+$", "") + path;
         String timestamp = Long.toString(System.currentTimeMillis() / 1000);
         String nonce = CommandSignature.newNonce();
-        String signature = CommandSignature.sign(config.secret().get(), timestamp, nonce, body);
+        String signature = config.pushSignatureVersion() == 2
+                ? CommandSignature.signV2(config.secret().get(), Direction.PUSH, "POST",
+                        CommandSignature.target(URI.create(url)), timestamp, nonce, body)
+                : CommandSignature.signV1(config.secret().get(), timestamp, nonce, body);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap()
                 .add("content-type", "application/json")
                 .add("x-timestamp", timestamp)

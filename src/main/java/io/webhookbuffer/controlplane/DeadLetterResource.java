@@ -35,7 +35,7 @@ import io.webhookbuffer.queue.DrainScheduler;
  * Dead letters of a tenant, as signed commands: {@code GET .../dead-letters} (paged), {@code POST
  * .../dead-letters/replay} and {@code DELETE .../dead-letters}. Replay and purge answer {@code "replay": true} when
  * nothing was selected any more (the same command sent again changes nothing). They take their selection in the signed
- * JSON body ({@code {"ids": [...]}} and/or {@code {"from", "to"}}; {@code {}} means all), never in the URL, which the
+ * JSON body ({@code {"ids": [...]}} and/or {@code {"from", "to"}}; {@code {}} means all), never in the URL, which a v1
  * signature does not cover.
  */
 @Path("/control/tenants/{tenantId}/dead-letters")

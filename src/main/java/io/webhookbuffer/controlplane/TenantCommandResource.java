@@ -36,7 +36,7 @@ import io.webhookbuffer.tenant.TenantInvalidation;
  * {@code POST .../secrets} (rotation) and {@code GET .../backlog}. State-changing commands answer the tenant with
  * {@code "replay": true} when its state was already so (nothing changed).
  * Every request is a signed command (see {@link CommandAuthenticator}); the signature covers the raw body, which is
- * empty for a GET.
+ * empty for a GET, and in v2 the method and the path, so one command's signature is good for no other.
  */
 @Path("/control/tenants/{tenantId}")
 @Produces(MediaType.APPLICATION_JSON)

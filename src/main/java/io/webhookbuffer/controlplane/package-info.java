@@ -1,8 +1,9 @@
 /**
  * The control-plane seam. Commands down: {@code /control/...} endpoints authenticated by a signed timestamp, a nonce
- * claimed once in Redis and an HMAC over "{timestamp}.{nonce}.{rawBody}"; tenant provisioning and steering (pause,
- * resume, secret rotation; Panache on the tenants table, every secret sealed before it is stored); the rotation of
- * the key of secrets at rest (SecretsRotation); one problem+json error vocabulary. Up: full usage
+ * claimed once in Redis and an HMAC (v2: over the direction, method, path and query, timestamp, nonce and body; the
+ * seed's v1 over "{timestamp}.{nonce}.{rawBody}" while accept-v1, see CommandSignature); tenant provisioning and
+ * steering (pause, resume, secret rotation; Panache on the tenants table, every secret sealed before it is stored);
+ * the rotation of the key of secrets at rest (SecretsRotation); one problem+json error vocabulary. Up: full usage
  * snapshots (UsageReporter) and the lifecycle-event outbox (LifecycleOutbox), signed POSTs to
  * {@code buffer.control.url}, each run on one replica per interval (JobClaims). Nothing depends on controlplane but
  * its clients (demo control plane, CLI), which reuse its signing.

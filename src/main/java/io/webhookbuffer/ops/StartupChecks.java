@@ -1,6 +1,7 @@
 package io.webhookbuffer.ops;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -8,9 +9,11 @@ import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigUtils;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.common.ConfigCheck;
+import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.controlplane.LifecycleConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
@@ -21,7 +24,10 @@ import io.webhookbuffer.queue.QueueConfig;
 import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.usage.UsageConfig;
 
-/** Refuses to start with settings outside their bounds, naming each key, its bound and its value. */
+/**
+ * Refuses to start with settings outside their bounds, naming each key, its bound and its value; and, outside local
+ * mode, with placeholder, demo or short secrets ({@link SecretChecks}: the key, never the value).
+ */
 @ApplicationScoped
 public class StartupChecks {
 
@@ -29,13 +35,16 @@ public class StartupChecks {
             TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery,
             UsageConfig usage, LifecycleConfig lifecycle, HealthConfig health, StatusConfig status,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling,
-            @ConfigProperty(name = "quarkus.http.http2") boolean http2) {
+            @ConfigProperty(name = "quarkus.http.http2") boolean http2, OriginConfig origin,
+            @ConfigProperty(name = "quarkus.datasource.username") Optional<String> datasourceUsername,
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> datasourcePassword) {
         problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
         http2Problems(http2).throwIfAny();
         problems(delivery).throwIfAny();
         problems(control, usage, lifecycle).throwIfAny();
         problems(health).throwIfAny();
-        problems(status).throwIfAny();
+        SecretChecks.problems(ConfigUtils.getProfiles(), SecretChecks.secrets(control, origin, delivery, status,
+                datasourceUsername, datasourcePassword), problems(status)).throwIfAny();
     }
 
     /** The ingest gate reads bodies before RESTEasy, which cannot take an HTTP/2 request whose stream has ended. */
@@ -49,6 +58,7 @@ public class StartupChecks {
         Duration minute = Duration.ofMinutes(1);
         ConfigCheck check = new ConfigCheck()
                 .positive("buffer.control.request-timeout", control.requestTimeout())
+                .range("buffer.control.push-signature-version", control.pushSignatureVersion(), 1, 2)
                 .atLeast("buffer.usage.interval", usage.interval(), minute, "1m: each run sums every active tenant")
                 .positive("buffer.usage.flush-interval", usage.flushInterval())
                 .atLeast("buffer.usage.interval", usage.interval(), usage.flushInterval(), "buffer.usage.flush-interval")
@@ -71,7 +81,8 @@ public class StartupChecks {
                 .positive("buffer.status.session-ttl", status.sessionTtl());
         // A guessable token would open the page to anyone who can reach it.
         status.token().filter(t -> !t.isBlank())
-                .ifPresent(t -> check.range("buffer.status.token (length)", t.length(), 16, 4096));
+                .ifPresent(t -> check.range("buffer.status.token (length)", t.length(),
+                        SecretChecks.MIN_STATUS_TOKEN_CHARS, 4096));
         return check;
     }
 

@@ -11,7 +11,7 @@ import io.smallrye.config.WithDefault;
 public interface StatusConfig {
 
     /**
-     * Bearer token that opens the page (at least 16 characters). Unset: the page is off (404). Send it as
+     * Bearer token that opens the page (at least 32 characters). Unset: the page is off (404). Send it as
      * {@code Authorization: Bearer ...}, or open {@code /status?token=...} once in a browser: that sets an HttpOnly
      * session cookie and redirects to {@code /status}, so the token leaves the address bar.
      */

@@ -46,8 +46,8 @@ class CommandSignatureTests {
     void signMatchesTheIndependentComputation() throws Exception {
         String expected = expectedSignature(SECRET, TS, NONCE, BODY);
         assertEquals(43, expected.length());
-        assertEquals(expected, CommandSignature.sign(SECRET, TS, NONCE, BODY));
-        assertEquals(expectedSignature(SECRET, TS, NONCE, new byte[0]), CommandSignature.sign(SECRET, TS, NONCE, new byte[0]));
+        assertEquals(expected, CommandSignature.signV1(SECRET, TS, NONCE, BODY));
+        assertEquals(expectedSignature(SECRET, TS, NONCE, new byte[0]), CommandSignature.signV1(SECRET, TS, NONCE, new byte[0]));
     }
 
     @Test

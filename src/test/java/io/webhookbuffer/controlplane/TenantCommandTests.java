@@ -146,7 +146,8 @@ class TenantCommandTests {
         String nonce = Signed.nonce();
         String signed = "{\"secrets\":[\"a-secret-value\"],\"rateLimit\":5}";
         String sent = "{\"secrets\":[\"a-secret-value\"],\"rateLimit\":5000}";
-        String signature = CommandSignature.sign(Signed.CONTROL_SECRET, Long.toString(now), nonce, signed.getBytes());
+        String signature = CommandSignature.signV2(Signed.CONTROL_SECRET, CommandSignature.Direction.COMMAND, "PUT",
+                "/control/tenants/" + id, Long.toString(now), nonce, signed.getBytes());
         given().header("x-timestamp", Long.toString(now)).header("x-nonce", nonce).header("x-signature", signature)
                 .body(sent).put("/control/tenants/" + id)
                 .then().statusCode(401).body("reason", equalTo("bad_signature"));

@@ -74,6 +74,8 @@ class UsageReportTests {
         await().atMost(PATIENCE).until(() -> queued(t) == 0);
 
         assertEquals(0, reporter.report().await().atMost(PATIENCE).failed());
+        assertEquals(0L, plane.stats().get("v2Pushes"), "pushes are signed in the seed's v1 by default");
+        assertTrue(plane.stats().get("v1Pushes") > 0, plane.stats().toString());
         String periodKey = BillingPeriod.containing(null, "monthly", OffsetDateTime.now(ZoneOffset.UTC)).periodKey();
         JsonNode first = plane.snapshot(t, periodKey);
         assertNotNull(first, "snapshot received for " + periodKey);

@@ -110,6 +110,13 @@ class StartupChecksTests {
     }
 
     @Test
+    void pushSignatureVersionIsOneOrTwo() {
+        assertEquals(List.of("buffer.control.push-signature-version must be between 1 and 2, was 3"),
+                problemsWith(Map.of("buffer.control.push-signature-version", "3")));
+        assertEquals(List.of(), problemsWith(Map.of("buffer.control.push-signature-version", "2")));
+    }
+
+    @Test
     void throwIfAnyNamesEveryProblem() {
         ConfigCheck check = new ConfigCheck().range("a.b", 5, 1, 3).range("c.d", 0, 1, 3);
         IllegalStateException e = assertThrows(IllegalStateException.class, check::throwIfAny);
@@ -120,8 +127,10 @@ class StartupChecksTests {
     @Test
     void aShortStatusTokenIsRefusedWithoutPrintingIt() {
         List<String> problems = StartupChecks.problems(status("short-token")).problems();
-        assertEquals(List.of("buffer.status.token (length) must be between 16 and 4096, was 11"), problems);
-        assertTrue(StartupChecks.problems(status("a-long-enough-status-token")).problems().isEmpty());
+        assertEquals(List.of("buffer.status.token (length) must be between 32 and 4096, was 11"), problems);
+        assertEquals(List.of("buffer.status.token (length) must be between 32 and 4096, was 31"),
+                StartupChecks.problems(status("x".repeat(31))).problems(), "16 was the old minimum");
+        assertTrue(StartupChecks.problems(status("a-long-enough-status-token-0123456")).problems().isEmpty());
         assertTrue(StartupChecks.problems(status(null)).problems().isEmpty(), "no token: the page is off, not an error");
     }
 

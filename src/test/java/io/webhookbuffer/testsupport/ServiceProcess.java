@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.controlplane.CommandSignature.Direction;
 import io.webhookbuffer.local.LocalSecretsKey;
 import io.webhookbuffer.local.LocalServers;
 import io.webhookbuffer.local.LocalServersConfigSourceFactory;
@@ -112,7 +113,8 @@ public final class ServiceProcess implements AutoCloseable {
         byte[] raw = body.getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/control/tenants/" + tenant))
                 .header("content-type", "application/json").header("x-timestamp", ts).header("x-nonce", nonce)
-                .header("x-signature", CommandSignature.sign(Signed.CONTROL_SECRET, ts, nonce, raw))
+                .header("x-signature", CommandSignature.signV2(Signed.CONTROL_SECRET, Direction.COMMAND, "PUT",
+                        "/control/tenants/" + tenant, ts, nonce, raw))
                 .PUT(HttpRequest.BodyPublishers.ofByteArray(raw)).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
     }

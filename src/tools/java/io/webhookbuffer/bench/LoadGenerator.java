@@ -45,6 +45,7 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.controlplane.CommandSignature.Direction;
 
 /**
  * The benchmark's load generator: signed webhooks with unique event ids (and a share of deliberate duplicates) over
@@ -401,9 +402,11 @@ public final class LoadGenerator {
         }
         String ts = Long.toString(System.currentTimeMillis() / 1000);
         String nonce = CommandSignature.newNonce();
-        String signature = CommandSignature.sign(settings.controlSecret(), ts, nonce, body);
+        String target = "/control/tenants/" + settings.tenant(i);
+        String signature = CommandSignature.signV2(settings.controlSecret(), Direction.COMMAND, "PUT", target, ts,
+                nonce, body);
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.PUT)
-                .setURI("/control/tenants/" + settings.tenant(i)).setTimeout(30_000)
+                .setURI(target).setTimeout(30_000)
                 .putHeader("content-type", "application/json").putHeader("x-timestamp", ts)
                 .putHeader("x-nonce", nonce).putHeader("x-signature", signature);
         client.request(options).compose(req -> req.send(Buffer.buffer(body)))

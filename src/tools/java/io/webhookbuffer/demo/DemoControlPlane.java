@@ -18,6 +18,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 import io.webhookbuffer.controlplane.CommandSignature;
+import io.webhookbuffer.controlplane.CommandSignature.Direction;
+import io.webhookbuffer.controlplane.CommandSignature.SignedRequest;
 import io.webhookbuffer.controlplane.Refusal;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,7 +28,8 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * A demo control plane to run beside the buffer: it receives what the buffer sends up, checks each request's
- * signature ({@code x-timestamp}, {@code x-nonce} remembered for 600 s, {@code x-signature}), upserts usage snapshots
+ * signature ({@code x-timestamp}, {@code x-nonce} remembered for 600 s, {@code x-signature} in v1 or v2, counted in
+ * {@code /stats} as {@code v1Pushes} and {@code v2Pushes}), upserts usage snapshots
  * on (tenantId, periodKey), keeps lifecycle events once per {@code dedupeKey}, and can be told to fail. Run it
  * (after {@code mvn -B package -DskipTests}) with
  *
@@ -57,6 +60,8 @@ public final class DemoControlPlane implements AutoCloseable {
     private final AtomicLong duplicateEvents = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private final AtomicLong v1Pushes = new AtomicLong();
+    private final AtomicLong v2Pushes = new AtomicLong();
 
     public DemoControlPlane(int port, String secret) throws IOException {
         this.secrets = List.of(secret);
@@ -145,7 +150,8 @@ public final class DemoControlPlane implements AutoCloseable {
     public Map<String, Long> stats() {
         return Map.of("usagePosts", usagePosts.get(), "snapshots", (long) snapshots.size(),
                 "lifecycleBatches", (long) eventBatches.size(), "events", (long) events.size(),
-                "duplicateEvents", duplicateEvents.get(), "refused", refused.get(), "failed", failed.get());
+                "duplicateEvents", duplicateEvents.get(), "refused", refused.get(), "failed", failed.get(),
+                "v1Pushes", v1Pushes.get(), "v2Pushes", v2Pushes.get());
     }
 
     private interface Handler {
@@ -178,18 +184,29 @@ public final class DemoControlPlane implements AutoCloseable {
         }
     }
 
-    /** The buffer's own check, with the same reasons; the nonce is claimed only for an authentic request. */
+    /**
+     * The buffer's own check, with the same reasons, for the push direction (a command signed for the buffer is
+     * refused here); both formats are accepted, as a control plane moving to v2 would. The nonce is claimed only for
+     * an authentic request.
+     */
     private String refusal(HttpExchange exchange, byte[] body) {
         String nonce = exchange.getRequestHeaders().getFirst("x-nonce");
-        Refusal refusal = CommandSignature.check(secrets, exchange.getRequestHeaders().getFirst("x-timestamp"), nonce,
-                exchange.getRequestHeaders().getFirst("x-signature"), body, System.currentTimeMillis() / 1000,
-                TOLERANCE_SECONDS);
+        String signature = exchange.getRequestHeaders().getFirst("x-signature");
+        SignedRequest request = new SignedRequest(exchange.getRequestMethod(),
+                CommandSignature.target(exchange.getRequestURI()), exchange.getRequestHeaders().getFirst("x-timestamp"),
+                nonce, signature, body);
+        Refusal refusal = CommandSignature.check(secrets, Direction.PUSH, request, System.currentTimeMillis() / 1000,
+                TOLERANCE_SECONDS, true);
         if (refusal != null) {
             return refusal.reason();
         }
         long now = System.currentTimeMillis();
         nonces.values().removeIf(expires -> expires < now);
-        return nonces.putIfAbsent(nonce, now + NONCE_TTL_MILLIS) == null ? null : Refusal.REPLAYED_NONCE.reason();
+        if (nonces.putIfAbsent(nonce, now + NONCE_TTL_MILLIS) != null) {
+            return Refusal.REPLAYED_NONCE.reason();
+        }
+        (CommandSignature.version(signature) == 2 ? v2Pushes : v1Pushes).incrementAndGet();
+        return null;
     }
 
     private void usage(JsonNode snapshot) {
