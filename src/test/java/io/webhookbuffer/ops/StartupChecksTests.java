@@ -141,6 +141,11 @@ class StartupChecksTests {
             public Duration sessionTtl() {
                 return Duration.ofHours(8);
             }
+
+            @Override
+            public boolean secureCookie() {
+                return true;
+            }
         };
     }
 }
