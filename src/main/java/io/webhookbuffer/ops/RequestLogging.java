@@ -31,7 +31,7 @@ import io.webhookbuffer.tenant.Tenant;
  * and the same DEBUG line ({@code POST /webhook/t -> 202}) for an ingest answered by RESTEasy (its filters here) and
  * for one the ingest gate's route answers directly ({@link RequestLog}).
  *
- * <p>Never logged: headers, query strings (the status page token), bodies, signatures.
+ * <p>Never logged: headers, query strings (a status token someone still puts there), bodies, signatures.
  */
 @Singleton
 public class RequestLogging implements RequestLog {

@@ -12,8 +12,9 @@ public interface StatusConfig {
 
     /**
      * Bearer token that opens the page (at least 32 characters). Unset: the page is off (404). Send it as
-     * {@code Authorization: Bearer ...}, or open {@code /status?token=...} once in a browser: that sets an HttpOnly
-     * session cookie and redirects to {@code /status}, so the token leaves the address bar.
+     * {@code Authorization: Bearer ...}, or sign in with the form a browser is shown at {@code /status} (a POST to
+     * {@code /status/sign-in}, the token in the body): that sets a session cookie and redirects to {@code /status}.
+     * Never in the address: {@code /status?token=...} is refused (400), as addresses end up in proxy logs.
      */
     Optional<String> token();
 
@@ -21,7 +22,14 @@ public interface StatusConfig {
     @WithDefault("10s")
     Duration refresh();
 
-    /** How long the browser session cookie lasts. */
+    /** How long a browser session lasts: the cookie carries its expiry, signed, and is refused after it. */
     @WithDefault("8h")
     Duration sessionTtl();
+
+    /**
+     * Whether the session cookie is {@code Secure} (sent over HTTPS only). On, except in local mode, where the page is
+     * opened over plain HTTP (a browser treats {@code localhost} as secure, another address not).
+     */
+    @WithDefault("true")
+    boolean secureCookie();
 }

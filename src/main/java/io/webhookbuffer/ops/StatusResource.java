@@ -1,16 +1,17 @@
 package io.webhookbuffer.ops;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
@@ -21,7 +22,6 @@ import jakarta.ws.rs.core.Response;
 
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
-import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.delivery.Drainer;
 import io.webhookbuffer.health.RedisProbe;
 import io.webhookbuffer.queue.QueueSnapshot;
@@ -32,60 +32,96 @@ import io.webhookbuffer.queue.QueueSnapshots;
  * {@code buffer.status.refresh}. Read-only; it shows the last backlog snapshot, so a page view costs no query.
  *
  * <p>Access: {@code buffer.status.token} unset → 404 (the page does not exist). Otherwise
- * {@code Authorization: Bearer <token>}, or, for a browser (which cannot send that header on a page load), one visit
- * to {@code /status?token=<token>}: the answer sets an HttpOnly, SameSite=Strict cookie holding an HMAC of the token
- * (never the token) and redirects to {@code /status}. Anything else → 401.
+ * {@code Authorization: Bearer <token>}, or a session: a browser without one is shown a sign-in form (401), which
+ * POSTs the token in the body to {@code /status/sign-in}; that answers 303 to {@code /status} with an HttpOnly,
+ * SameSite=Strict (and, outside local mode, Secure) cookie holding a signed expiry ({@link StatusSession}: never the
+ * token), refused once expired or altered. A sign-in another site's page sends is refused ({@link SignInOrigin}: 403).
+ * The token in the address ({@code ?token=}, the old way, which ends up in proxy and browser logs) is refused with 400
+ * and a pointer to the form, even when right. Anything else → 401.
  */
 @Path("/status")
 public class StatusResource {
 
     static final String COOKIE = "buffer_status";
+    static final String SIGN_IN = "/status/sign-in";
+    private static final String TOKEN_IN_ADDRESS = "The status token is not accepted in the address (?token=): "
+            + "addresses end up in proxy and browser logs. Sign in with the form at /status (it POSTs the token to "
+            + SIGN_IN + " in the body), or send Authorization: Bearer <buffer.status.token>.";
+    private static final String UNAUTHORIZED = "Unauthorized: send Authorization: Bearer <buffer.status.token>, or "
+            + "POST token=<buffer.status.token> (a form) to " + SIGN_IN + " for a session cookie";
 
     private final Template page;
+    private final Template signInPage;
     private final StatusConfig config;
     private final QueueSnapshots snapshots;
     private final Drainer drainer;
     private final RedisProbe redis;
     private final byte[] token;
-    private final String session;
+    private final StatusSession session;
 
-    public StatusResource(@Location("status.html") Template page, StatusConfig config, QueueSnapshots snapshots,
-            Drainer drainer, RedisProbe redis) {
+    public StatusResource(@Location("status.html") Template page, @Location("status-sign-in.html") Template signInPage,
+            StatusConfig config, QueueSnapshots snapshots, Drainer drainer, RedisProbe redis) {
         this.page = page;
+        this.signInPage = signInPage;
         this.config = config;
         this.snapshots = snapshots;
         this.drainer = drainer;
         this.redis = redis;
         Optional<String> t = config.token().filter(s -> !s.isBlank());
         this.token = t.map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
-        byte[] purpose = "buffer-status-session".getBytes(StandardCharsets.UTF_8);
-        this.session = t.map(s -> HexFormat.of().formatHex(Hmac.hmacSha256(s, purpose))).orElse(null);
+        this.session = t.map(s -> new StatusSession(s, config.sessionTtl())).orElse(null);
     }
 
     @GET
     @Produces(MediaType.TEXT_HTML)
     public Response status(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-            @CookieParam(COOKIE) String cookie, @QueryParam("token") String queryToken) {
+            @HeaderParam(HttpHeaders.ACCEPT) String accept, @CookieParam(COOKIE) String cookie,
+            @QueryParam("token") String queryToken) {
         if (token == null) {
-            return Response.status(Response.Status.NOT_FOUND).type(MediaType.TEXT_PLAIN).entity("Not Found").build();
+            return notFound();
         }
         if (queryToken != null) {
-            if (!matches(queryToken.getBytes(StandardCharsets.UTF_8), token)) {
-                return unauthorized();
-            }
-            NewCookie sessionCookie = new NewCookie.Builder(COOKIE).value(session).path("/status").httpOnly(true)
-                    .sameSite(NewCookie.SameSite.STRICT).maxAge((int) config.sessionTtl().toSeconds()).build();
-            return Response.seeOther(URI.create("/status")).cookie(sessionCookie).header("Cache-Control", "no-store")
-                    .header("Referrer-Policy", "no-referrer").build();
+            return tokenInAddress();
         }
         boolean bearer = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-                && matches(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8), token);
-        boolean sessionOk = cookie != null && matches(cookie.getBytes(StandardCharsets.UTF_8),
-                session.getBytes(StandardCharsets.UTF_8));
-        if (!bearer && !sessionOk) {
-            return unauthorized();
+                && matches(authorization.substring(7).strip());
+        if (!bearer && !session.valid(cookie, Instant.now())) {
+            return accept != null && accept.contains(MediaType.TEXT_HTML) ? form(401, null) : unauthorized();
         }
         return secured(Response.ok(render(Instant.now()), MediaType.TEXT_HTML_TYPE)).build();
+    }
+
+    /** The form's POST: the token in the body; a session cookie and 303 to the page, or the form again (401). */
+    @POST
+    @Path("sign-in")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Produces(MediaType.TEXT_HTML)
+    public Response signIn(@FormParam("token") String given, @QueryParam("token") String queryToken,
+            @HeaderParam("Sec-Fetch-Site") String fetchSite, @HeaderParam("Origin") String origin,
+            @HeaderParam(HttpHeaders.HOST) String host) {
+        if (token == null) {
+            return notFound();
+        }
+        if (queryToken != null) {
+            return tokenInAddress();
+        }
+        if (!SignInOrigin.sameOrigin(fetchSite, origin, host)) {
+            return secured(Response.status(Response.Status.FORBIDDEN).type(MediaType.TEXT_PLAIN)
+                    .entity("Forbidden: a sign-in must come from the form at /status, not from another site")).build();
+        }
+        if (given == null || !matches(given)) {
+            return form(401, "That is not the status token.");
+        }
+        return secured(Response.status(Response.Status.SEE_OTHER)).header(HttpHeaders.LOCATION, "/status")
+                .cookie(sessionCookie(session.issue(Instant.now()), config.sessionTtl().toSeconds(),
+                        config.secureCookie()))
+                .build();
+    }
+
+    /** The session cookie: for /status only, out of scripts' reach, never sent cross-site, HTTPS-only if secure. */
+    static NewCookie sessionCookie(String value, long maxAgeSeconds, boolean secure) {
+        return new NewCookie.Builder(COOKIE).value(value).path("/status").httpOnly(true).secure(secure)
+                .sameSite(NewCookie.SameSite.STRICT).maxAge((int) Math.min(Integer.MAX_VALUE, maxAgeSeconds)).build();
     }
 
     String render(Instant now) {
@@ -104,20 +140,34 @@ public class StatusResource {
                 .render();
     }
 
-    private static boolean matches(byte[] given, byte[] expected) {
-        return MessageDigest.isEqual(given, expected);
+    private boolean matches(String given) {
+        return MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), token);
+    }
+
+    private Response form(int status, String message) {
+        String html = signInPage.data("message", message).render();
+        return secured(Response.status(status).type(MediaType.TEXT_HTML_TYPE).entity(html)
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"status\"")).build();
+    }
+
+    private static Response notFound() {
+        return Response.status(Response.Status.NOT_FOUND).type(MediaType.TEXT_PLAIN).entity("Not Found").build();
+    }
+
+    private static Response tokenInAddress() {
+        return secured(Response.status(Response.Status.BAD_REQUEST).type(MediaType.TEXT_PLAIN).entity(TOKEN_IN_ADDRESS))
+                .build();
     }
 
     private static Response unauthorized() {
         return secured(Response.status(Response.Status.UNAUTHORIZED).type(MediaType.TEXT_PLAIN)
-                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"status\"")
-                .entity("Unauthorized: send Authorization: Bearer <buffer.status.token>, or open /status?token=<token> once"))
-                .build();
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"status\"").entity(UNAUTHORIZED)).build();
     }
 
     private static Response.ResponseBuilder secured(Response.ResponseBuilder builder) {
         return builder.header("Cache-Control", "no-store")
-                .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+                .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
+                        + "frame-ancestors 'none'; base-uri 'none'")
                 .header("X-Frame-Options", "DENY").header("Referrer-Policy", "no-referrer")
                 .header("X-Content-Type-Options", "nosniff");
     }

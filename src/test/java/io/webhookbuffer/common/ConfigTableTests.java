@@ -25,6 +25,7 @@ import io.webhookbuffer.controlplane.LifecycleConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.health.HealthConfig;
 import io.webhookbuffer.metrics.MetricsConfig;
+import io.webhookbuffer.ops.ManagementConfig;
 import io.webhookbuffer.ops.StatusConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
@@ -44,6 +45,7 @@ class ConfigTableTests {
     private static final Class<?>[] MAPPINGS = { IngressConfig.class, TenantConfig.class, OriginConfig.class,
             ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class,
             UsageConfig.class, LifecycleConfig.class, MetricsConfig.class, HealthConfig.class, StatusConfig.class,
+            ManagementConfig.class,
             BenchConfig.class, WarmupConfig.class, SecretsConfig.class };
     /** Keys read by the local-mode config source rather than a mapping. */
     private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",

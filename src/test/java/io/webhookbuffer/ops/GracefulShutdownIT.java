@@ -62,6 +62,7 @@ import io.webhookbuffer.testsupport.Signed;
  * <li>every request answered 202 is committed, and the parked lease is released at shutdown instead of blocking the
  * tenant on other replicas until the backoff would end.</li>
  * </ol>
+ * In the shape of k8s/: readiness and commands on the management port, webhooks on the webhook port.
  */
 class GracefulShutdownIT {
 
@@ -116,7 +117,8 @@ class GracefulShutdownIT {
                 "BUFFER_DELIVERY_BACKOFF_CAP", "20s",
                 "BUFFER_DELIVERY_LINGER", "0ms",
                 "BUFFER_DELIVERY_SWEEP_INTERVAL", "1s",
-                "QUARKUS_SHUTDOWN_DELAY", DELAY.toSeconds() + "s"))) {
+                "QUARKUS_SHUTDOWN_DELAY", DELAY.toSeconds() + "s",
+                "BUFFER_MANAGEMENT_PORT", Integer.toString(ServiceProcess.freePort())))) {
             origin.answer(tenant, batch -> Answer.status(503));
             service.awaitReady();
             assertEquals(200, service.command(tenant, "{\"secrets\":[\"" + SECRET + "\"],\"rateLimit\":100000}"));
@@ -195,7 +197,7 @@ class GracefulShutdownIT {
         while (service.isAlive()) {
             String target = next.get();
             long sentAt = System.nanoTime();
-            HttpRequest probe = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
+            HttpRequest probe = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.managementPort()
                     + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build();
             CompletableFuture<HttpResponse<Void>> answer = target == null
                     ? http.sendAsync(probe, HttpResponse.BodyHandlers.discarding())

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,13 +106,15 @@ class ManifestTests {
     void deploymentProbesPortsAndSecurityMatchTheApp() throws IOException {
         JsonNode pod = Manifests.one(Manifests.K8S.resolve("deployment.yaml")).at("/spec/template/spec");
         JsonNode container = pod.get("containers").get(0);
-        assertEquals(appPort(), container.at("/ports/0/containerPort").asInt(), "containerPort = quarkus.http.port");
-        String portName = container.at("/ports/0/name").asText();
+        assertEquals(appPort(), containerPort(container, "http"), "the http port = quarkus.http.port");
+        assertEquals(managementPort(), containerPort(container, "management"),
+                "the management port = the ConfigMap's BUFFER_MANAGEMENT_PORT");
         assertEquals("/q/health/live", container.at("/livenessProbe/httpGet/path").asText());
         assertEquals("/q/health/ready", container.at("/readinessProbe/httpGet/path").asText());
         assertEquals("/q/health/started", container.at("/startupProbe/httpGet/path").asText());
         for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
-            assertEquals(portName, container.at("/" + probe + "/httpGet/port").asText(), probe + " port");
+            assertEquals("management", container.at("/" + probe + "/httpGet/port").asText(),
+                    probe + " on the management port: the webhook port answers 404 for /q/*");
         }
         assertTrue(pod.at("/securityContext/runAsNonRoot").asBoolean());
         assertTrue(container.at("/securityContext/readOnlyRootFilesystem").asBoolean());
@@ -128,16 +131,87 @@ class ManifestTests {
                 "the shutdown delay outlasts the failed readiness probes a load balancer may wait for: " + delay);
         assertTrue(container.at("/lifecycle/preStop").isMissingNode(), "the app's delay, not a preStop sleep");
 
+    }
+
+    @Test
+    void theWebhookServiceExposesTheWebhookPortOnlyAndPrometheusScrapesTheManagementService() throws IOException {
+        JsonNode podLabels = Manifests.one(Manifests.K8S.resolve("deployment.yaml")).at("/spec/template/metadata/labels");
         JsonNode service = Manifests.one(Manifests.K8S.resolve("service.yaml"));
-        assertEquals(portName, service.at("/spec/ports/0/targetPort").asText());
+        assertEquals(1, service.at("/spec/ports").size(), "the Service an ingress points at carries one port");
+        assertEquals("http", service.at("/spec/ports/0/targetPort").asText());
+        assertEquals(podLabels, service.at("/spec/selector"), "the Service selects the Deployment's pods");
+        JsonNode management = Manifests.one(Manifests.K8S.resolve("service-management.yaml"));
+        assertEquals(1, management.at("/spec/ports").size());
+        assertEquals("management", management.at("/spec/ports/0/targetPort").asText());
+        assertEquals("ClusterIP", management.at("/spec/type").asText(), "inside the cluster only");
+        assertEquals(podLabels, management.at("/spec/selector"));
+
         JsonNode monitor = Manifests.one(Manifests.K8S.resolve("servicemonitor.yaml"));
-        assertEquals(service.at("/spec/ports/0/name").asText(), monitor.at("/spec/endpoints/0/port").asText());
+        monitor.at("/spec/selector/matchLabels").fields().forEachRemaining(label -> {
+            assertEquals(label.getValue(), management.path("metadata").path("labels").path(label.getKey()),
+                    "the ServiceMonitor selects the management Service: " + label.getKey());
+        });
+        JsonNode serviceLabels = service.path("metadata").path("labels");
+        boolean selectsWebhookService = true;
+        for (var label : (Iterable<Map.Entry<String, JsonNode>>) () -> monitor.at("/spec/selector/matchLabels").fields()) {
+            selectsWebhookService &= label.getValue().equals(serviceLabels.path(label.getKey()));
+        }
+        assertFalse(selectsWebhookService, "the ServiceMonitor does not select the webhook Service");
+        assertEquals(management.at("/spec/ports/0/name").asText(), monitor.at("/spec/endpoints/0/port").asText());
         assertEquals("/q/metrics", monitor.at("/spec/endpoints/0/path").asText());
-        assertEquals(service.at("/spec/selector"),
-                Manifests.one(Manifests.K8S.resolve("deployment.yaml")).at("/spec/template/metadata/labels"),
-                "the Service selects the Deployment's pods");
-        JsonNode policy = Manifests.one(Manifests.K8S.resolve("networkpolicy.yaml"));
-        assertEquals(appPort(), policy.at("/spec/ingress/0/ports/0/port").asInt());
+    }
+
+    @Test
+    void networkPolicyAdmitsWebhooksFromTheIngressAndManagementFromMonitoringAndTheControlPlane() throws IOException {
+        JsonNode policy = Manifests.one(Manifests.K8S.resolve("networkpolicy.yaml")).get("spec");
+        assertEquals(Set.of("Ingress", "Egress"), texts(policy.get("policyTypes")));
+        Map<Integer, Set<String>> admitted = new HashMap<>();
+        for (JsonNode rule : policy.get("ingress")) {
+            assertTrue(rule.has("from") && rule.get("from").size() > 0, "no ingress rule open to every source: " + rule);
+            Set<String> namespaces = new HashSet<>();
+            for (JsonNode peer : rule.get("from")) {
+                assertEquals(List.of("namespaceSelector"), fieldNames(peer), "sources are namespaces: " + peer);
+                namespaces.add(peer.at("/namespaceSelector/matchLabels/kubernetes.io~1metadata.name").asText());
+            }
+            assertTrue(rule.has("ports"), "every ingress rule names its port: " + rule);
+            rule.get("ports").forEach(port -> admitted.merge(port.get("port").asInt(), namespaces, (a, b) -> {
+                Set<String> both = new HashSet<>(a);
+                both.addAll(b);
+                return both;
+            }));
+        }
+        assertEquals(Map.of(appPort(), Set.of("ingress-nginx"), managementPort(), Set.of("monitoring", "control-plane")),
+                admitted, "the webhook port from the ingress controller only, the management port from monitoring and"
+                        + " the control plane only");
+    }
+
+    @Test
+    void networkPolicyEgressNeverReachesTheMetadataAddressNorLinkLocalBeyondDns() throws IOException {
+        JsonNode policy = Manifests.one(Manifests.K8S.resolve("networkpolicy.yaml")).get("spec");
+        Set<Integer> allowed = new HashSet<>();
+        for (JsonNode rule : policy.get("egress")) {
+            assertTrue(rule.has("to") && rule.has("ports"), "no egress rule open to every address or port: " + rule);
+            Set<Integer> ports = new HashSet<>();
+            rule.get("ports").forEach(port -> ports.add(port.get("port").asInt()));
+            allowed.addAll(ports);
+            boolean dnsOnly = ports.equals(Set.of(53));
+            for (JsonNode peer : rule.get("to")) {
+                if (peer.has("namespaceSelector")) {
+                    continue; // pods: the metadata service is not one
+                }
+                String cidr = peer.at("/ipBlock/cidr").asText();
+                Set<String> except = texts(peer.at("/ipBlock/except"));
+                if (cidr.contains(":")) {
+                    assertTrue(except.contains("fd00:ec2::254/128"), "the IPv6 metadata address excepted: " + peer);
+                    assertTrue(dnsOnly || except.contains("fe80::/10"), "IPv6 link-local excepted: " + peer);
+                } else if (containsMetadata(cidr)) {
+                    boolean linkLocalOut = except.contains("169.254.0.0/16");
+                    assertTrue(linkLocalOut || dnsOnly && except.contains("169.254.169.254/32"),
+                            "link-local (DNS: the metadata address at least) excepted from " + cidr + ": " + peer);
+                }
+            }
+        }
+        assertEquals(Set.of(53, 5432, 6379, 443, 80), allowed, "DNS, PostgreSQL, Redis and HTTP(S) origins");
     }
 
     @Test
@@ -168,6 +242,11 @@ class ManifestTests {
             assertTrue(services.get(name).has("healthcheck"), name + " healthcheck");
         }
         assertTrue(services.at("/buffer/healthcheck/test/1").asText().contains("/q/health/ready"));
+        String managementPort = services.at("/buffer/environment/BUFFER_MANAGEMENT_PORT").asText();
+        assertTrue(services.at("/buffer/healthcheck/test/1").asText().contains("/" + managementPort + " "),
+                "the healthcheck asks the management port " + managementPort);
+        String prometheus = Files.readString(Manifests.DEPLOY.resolve("prometheus/prometheus.yml"), StandardCharsets.UTF_8);
+        assertTrue(prometheus.contains("buffer:" + managementPort), "Prometheus scrapes the management port");
         assertEquals("service_healthy", services.at("/buffer/depends_on/postgres/condition").asText());
     }
 
@@ -177,7 +256,9 @@ class ManifestTests {
         assertEquals(2, Pattern.compile("(?m)^FROM ").matcher(dockerfile).results().count(), "two stages");
         assertTrue(dockerfile.contains("mvn -B -DskipTests package"), "built with Maven");
         assertTrue(Pattern.compile("(?m)^USER 10001").matcher(dockerfile).find(), "non-root user");
-        assertTrue(dockerfile.contains("EXPOSE " + appPort()));
+        assertTrue(dockerfile.contains("EXPOSE " + appPort() + " " + managementPort()), "both ports");
+        assertTrue(dockerfile.contains("BUFFER_MANAGEMENT_PORT=" + managementPort()),
+                "the image answers management paths on the management port only, k8s/ or not");
         assertTrue(dockerfile.contains("MaxRAMPercentage"), "container-aware heap");
         List<String> ignore = Files.readAllLines(Path.of(".dockerignore"), StandardCharsets.UTF_8);
         for (String entry : List.of("target/", ".idea/", ".vscode/", "*.iml", ".git/", ".env", "*.pem", "*.key",
@@ -224,6 +305,47 @@ class ManifestTests {
             p.load(in);
         }
         return Integer.parseInt(p.getProperty("quarkus.http.port"));
+    }
+
+    private static int managementPort() throws IOException {
+        return Manifests.one(Manifests.K8S.resolve("configmap.yaml")).at("/data/BUFFER_MANAGEMENT_PORT").asInt();
+    }
+
+    private static int containerPort(JsonNode container, String name) {
+        for (JsonNode port : container.get("ports")) {
+            if (port.get("name").asText().equals(name)) {
+                return port.get("containerPort").asInt();
+            }
+        }
+        throw new AssertionError("no container port named " + name);
+    }
+
+    private static Set<String> texts(JsonNode array) {
+        Set<String> out = new HashSet<>();
+        array.forEach(v -> out.add(v.asText()));
+        return out;
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** Whether an IPv4 CIDR holds 169.254.169.254, the cloud metadata address. */
+    private static boolean containsMetadata(String cidr) throws IOException {
+        String[] parts = cidr.split("/");
+        int bits = Integer.parseInt(parts[1]);
+        long mask = bits == 0 ? 0 : 0xFFFFFFFFL << (32 - bits) & 0xFFFFFFFFL;
+        return (ipv4(parts[0]) & mask) == (ipv4("169.254.169.254") & mask);
+    }
+
+    private static long ipv4(String address) throws IOException {
+        long value = 0;
+        for (byte b : InetAddress.getByName(address).getAddress()) {
+            value = value << 8 | (b & 0xFF);
+        }
+        return value;
     }
 
     private static long seconds(String duration) {

@@ -150,6 +150,11 @@ class StartupChecksTests {
             public Duration sessionTtl() {
                 return Duration.ofHours(8);
             }
+
+            @Override
+            public boolean secureCookie() {
+                return true;
+            }
         };
     }
 }

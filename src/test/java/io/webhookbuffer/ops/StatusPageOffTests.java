@@ -15,5 +15,7 @@ class StatusPageOffTests {
         given().get("/status").then().statusCode(404);
         given().header("Authorization", "Bearer anything").get("/status").then().statusCode(404);
         given().redirects().follow(false).queryParam("token", "anything").get("/status").then().statusCode(404);
+        given().contentType("application/x-www-form-urlencoded").formParam("token", "anything")
+                .post("/status/sign-in").then().statusCode(404);
     }
 }

@@ -25,17 +25,20 @@ import io.webhookbuffer.local.LocalServersConfigSourceFactory;
 
 /**
  * The packaged service ({@code target/quarkus-app/quarkus-run.jar}) as a real process on the test PostgreSQL and
- * Redis, for *IT tests: start it with extra environment, wait until ready, send signed commands and webhooks.
+ * Redis, for *IT tests: start it with extra environment, wait until ready, send signed commands and webhooks. With
+ * {@code BUFFER_MANAGEMENT_PORT} in the environment (the k8s/ shape), readiness and commands go to that port.
  */
 public final class ServiceProcess implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private final Process process;
     private final int port;
+    private final int managementPort;
 
-    private ServiceProcess(Process process, int port) {
+    private ServiceProcess(Process process, int port, int managementPort) {
         this.process = process;
         this.port = port;
+        this.managementPort = managementPort;
     }
 
     /** The test database, as the replicas (and a test's own JDBC check) reach it. */
@@ -79,7 +82,8 @@ public final class ServiceProcess implements AutoCloseable {
         pb.environment().putAll(env);
         pb.redirectErrorStream(true);
         pb.redirectOutput(new File("target/" + name + ".log"));
-        return new ServiceProcess(pb.start(), port);
+        String management = env.get("BUFFER_MANAGEMENT_PORT");
+        return new ServiceProcess(pb.start(), port, management == null ? port : Integer.parseInt(management));
     }
 
     /** The tests' key for secrets at rest (local mode's key file), so a replica reads what the tests sealed. */
@@ -95,13 +99,18 @@ public final class ServiceProcess implements AutoCloseable {
         return port;
     }
 
+    /** Where /q/*, /control and /status are answered: the management port when one is set, else {@link #port()}. */
+    public int managementPort() {
+        return managementPort;
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }
 
     public ServiceProcess awaitReady() {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> HTTP
-                .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready")).build(),
+                .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready")).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
         return this;
     }
@@ -111,7 +120,8 @@ public final class ServiceProcess implements AutoCloseable {
         String ts = Long.toString(System.currentTimeMillis() / 1000);
         String nonce = Signed.nonce();
         byte[] raw = body.getBytes(StandardCharsets.UTF_8);
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/control/tenants/" + tenant))
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/control/tenants/"
+                + tenant))
                 .header("content-type", "application/json").header("x-timestamp", ts).header("x-nonce", nonce)
                 .header("x-signature", CommandSignature.signV2(Signed.CONTROL_SECRET, Direction.COMMAND, "PUT",
                         "/control/tenants/" + tenant, ts, nonce, raw))
