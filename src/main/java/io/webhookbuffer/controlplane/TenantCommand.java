@@ -88,11 +88,6 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         return node.textValue();
     }
 
-    /** Whether the command says anything about the origin credentials. */
-    boolean credentialsGiven() {
-        return originTokenGiven || originSigningSecretGiven;
-    }
-
     /**
      * The URL a provider signs (Square's notification URL, Twilio's webhook URL): an absolute http(s) URL, query
      * allowed, kept byte for byte (no normalising: the provider signs it exactly as it was configured there).

@@ -111,18 +111,18 @@ public final class SecretCipher {
         return out;
     }
 
-    public List<String> openAll(List<String> sealed, String tenantId, Field field) {
+    private List<String> openAll(List<String> sealed, String tenantId, Field field) {
         List<String> out = new ArrayList<>(sealed.size());
         sealed.forEach(value -> out.add(open(value, tenantId, field)));
         return out;
     }
 
     /** Null stays null: for the optional fields. */
-    public String sealOrNull(String clear, String tenantId, Field field) {
+    private String sealOrNull(String clear, String tenantId, Field field) {
         return clear == null ? null : seal(clear, tenantId, field);
     }
 
-    public String openOrNull(String sealed, String tenantId, Field field) {
+    private String openOrNull(String sealed, String tenantId, Field field) {
         return sealed == null ? null : open(sealed, tenantId, field);
     }
 

@@ -26,7 +26,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.cli.BufferCtl;
 import io.webhookbuffer.common.Hmac;
-import io.webhookbuffer.secrets.SecretCipher.Field;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
@@ -125,14 +124,13 @@ class SecretsRotationTests {
     }
 
     private void insertSealed(SecretCipher cipher, String id, List<String> secrets, String token, String signing) {
+        TenantSecrets sealed = cipher.sealTenant(id, new TenantSecrets(secrets, token, signing));
         pool.preparedQuery("INSERT INTO tenants (tenant_id, active, provider, secrets_encrypted, rate_limit, "
                 + "rate_window_seconds, origin_url, origin_token_encrypted, origin_signing_secret_encrypted) "
                 + "VALUES ($1, true, 'generic', $2, 1000, 10, $3, $4, $5) ON CONFLICT (tenant_id) DO NOTHING")
-                .execute(Tuple.from(Arrays.asList(id,
-                        cipher.sealAll(secrets, id, Field.PROVIDER_SECRET).toArray(String[]::new),
-                        token == null ? null : "https://" + id + ".example",
-                        cipher.sealOrNull(token, id, Field.ORIGIN_TOKEN),
-                        cipher.sealOrNull(signing, id, Field.ORIGIN_SIGNING_SECRET))))
+                .execute(Tuple.from(Arrays.asList(id, sealed.providerSecrets().toArray(String[]::new),
+                        token == null ? null : "https://" + id + ".example", sealed.originToken(),
+                        sealed.originSigningSecret())))
                 .await().indefinitely();
     }
 
@@ -156,11 +154,12 @@ class SecretsRotationTests {
     private List<String> openWithNewKeyOnly(String id) {
         Row row = pool.preparedQuery("SELECT * FROM tenants WHERE tenant_id = $1").execute(Tuple.of(id)).await()
                 .indefinitely().iterator().next();
-        List<String> clear = new ArrayList<>(NEW_ONLY.openAll(List.of(row.getArrayOfStrings("secrets_encrypted")), id,
-                Field.PROVIDER_SECRET));
-        if (row.getString("origin_token_encrypted") != null) {
-            clear.add(NEW_ONLY.open(row.getString("origin_token_encrypted"), id, Field.ORIGIN_TOKEN));
-            clear.add(NEW_ONLY.open(row.getString("origin_signing_secret_encrypted"), id, Field.ORIGIN_SIGNING_SECRET));
+        TenantSecrets opened = NEW_ONLY.openTenant(id, new TenantSecrets(List.of(row.getArrayOfStrings("secrets_encrypted")),
+                row.getString("origin_token_encrypted"), row.getString("origin_signing_secret_encrypted")));
+        List<String> clear = new ArrayList<>(opened.providerSecrets());
+        if (opened.originToken() != null) {
+            clear.add(opened.originToken());
+            clear.add(opened.originSigningSecret());
         }
         return clear;
     }
