@@ -108,8 +108,12 @@ public final class ServiceProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /**
+     * Waits until readiness answers 200: normally a few seconds (start, migrations, the warm-up); the bound is wide
+     * because on a shared 2-core machine under load a start was seen to take 40-55 s before the warm-up began.
+     */
     public ServiceProcess awaitReady() {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> HTTP
+        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> HTTP
                 .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready")).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
         return this;
