@@ -56,7 +56,8 @@ public final class SecretChecks {
 
     /** The secret settings that are set (not blank), by key, in the order they are reported. */
     public static Map<String, String> secrets(ControlConfig control, OriginConfig origin, DeliveryConfig delivery,
-            StatusConfig status, Optional<String> datasourceUsername, Optional<String> datasourcePassword) {
+            StatusConfig status, Optional<String> datasourceUsername, Optional<String> datasourcePassword,
+            Optional<String> secretsKeys) {
         Map<String, String> set = new LinkedHashMap<>();
         put(set, "buffer.control.secret", control.secret());
         put(set, "buffer.control.previous-secret", control.previousSecret());
@@ -65,6 +66,7 @@ public final class SecretChecks {
         put(set, "buffer.status.token", status.token());
         put(set, "quarkus.datasource.username", datasourceUsername);
         put(set, "quarkus.datasource.password", datasourcePassword);
+        put(set, "buffer.secrets.keys", secretsKeys);
         return set;
     }
 

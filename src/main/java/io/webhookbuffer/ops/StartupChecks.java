@@ -37,14 +37,15 @@ public class StartupChecks {
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling,
             @ConfigProperty(name = "quarkus.http.http2") boolean http2, OriginConfig origin,
             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> datasourceUsername,
-            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> datasourcePassword) {
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> datasourcePassword,
+            @ConfigProperty(name = "buffer.secrets.keys") Optional<String> secretsKeys) {
         problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
         http2Problems(http2).throwIfAny();
         problems(delivery).throwIfAny();
         problems(control, usage, lifecycle).throwIfAny();
         problems(health).throwIfAny();
         SecretChecks.problems(ConfigUtils.getProfiles(), SecretChecks.secrets(control, origin, delivery, status,
-                datasourceUsername, datasourcePassword), problems(status)).throwIfAny();
+                datasourceUsername, datasourcePassword, secretsKeys), problems(status)).throwIfAny();
     }
 
     /** The ingest gate reads bodies before RESTEasy, which cannot take an HTTP/2 request whose stream has ended. */

@@ -27,7 +27,7 @@ class SecretChecksTests {
     private static final String GOOD = "9f2c1d7e4b6a8f0e3c5d7b9a1e2f4c6d8b0a2e4f6c8d0b2a4e6f8c0d2b4a6e8f";
     private static final List<String> SECRET_KEYS = List.of("buffer.control.secret", "buffer.control.previous-secret",
             "buffer.origin.token", "buffer.delivery.signing-secret", "buffer.status.token",
-            "quarkus.datasource.username", "quarkus.datasource.password");
+            "quarkus.datasource.username", "quarkus.datasource.password", "buffer.secrets.keys");
 
     private static List<String> problems(List<String> profiles, String key, String value) {
         return SecretChecks.problems(profiles, Map.of(key, value)).problems();
