@@ -93,7 +93,7 @@ class BufferCtlTests {
     @Test
     void setsATenantOriginsOwnCredentialsAndShowsOnlyFingerprints() throws Exception {
         String id = newId();
-        Result put = ctl("tenant", "put", id, "--secret", "ctl-own-secret", "--origin-url", "https://own.example",
+        Result put = ctl("tenant", "put", id, "--secret", "ctl-own-secret", "--origin-url", "http://127.0.0.1:9004",
                 "--origin-token", "ctl-own-token", "--origin-signing-secret", "ctl-own-signing", "--json");
         assertEquals(0, put.code(), put.err());
         assertEquals(Hmac.fingerprint("ctl-own-token"), put.json().get("originTokenFingerprint").asText());

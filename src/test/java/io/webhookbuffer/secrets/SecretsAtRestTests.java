@@ -16,9 +16,11 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.controlplane.SeamProfile;
 import io.webhookbuffer.testsupport.PlaintextScan;
 import io.webhookbuffer.testsupport.Signed;
 
@@ -29,6 +31,7 @@ import io.webhookbuffer.testsupport.Signed;
  * row does not open there (the tenant id is bound to it): that tenant fails closed.
  */
 @QuarkusTest
+@TestProfile(SeamProfile.class) // an origin on 127.0.0.1, so tenant originUrls there pass the origin trust rules
 class SecretsAtRestTests {
 
     @Inject
@@ -64,7 +67,7 @@ class SecretsAtRestTests {
         String secret = "at-rest-provider-" + UUID.randomUUID();
         String token = "at-rest-origin-token-" + UUID.randomUUID();
         String signing = "at-rest-origin-signing-" + UUID.randomUUID();
-        String body = "{\"secrets\":[\"" + secret + "\"],\"originUrl\":\"https://acme.example.com\",\"originToken\":\""
+        String body = "{\"secrets\":[\"" + secret + "\"],\"originUrl\":\"http://127.0.0.1:9001\",\"originToken\":\""
                 + token + "\",\"originSigningSecret\":\"" + signing + "\"}";
         String answer = Signed.command(body).put("/control/tenants/" + id).then().statusCode(200)
                 .body("originTokenFingerprint", equalTo(Hmac.fingerprint(token)))
@@ -86,11 +89,11 @@ class SecretsAtRestTests {
         String id = newId();
         Signed.command("{\"secrets\":[\"s-" + id + "\"],\"originToken\":\"t\"}").put("/control/tenants/" + id)
                 .then().statusCode(400).body("detail", containsString("'originUrl'"));
-        Signed.command("{\"secrets\":[\"s-" + id + "\"],\"originUrl\":\"https://a.example\",\"originToken\":\"tok-a\"}")
+        Signed.command("{\"secrets\":[\"s-" + id + "\"],\"originUrl\":\"http://127.0.0.1:9002\",\"originToken\":\"tok-a\"}")
                 .put("/control/tenants/" + id).then().statusCode(200);
-        Signed.command("{\"originUrl\":\"https://b.example\"}").put("/control/tenants/" + id).then().statusCode(200)
+        Signed.command("{\"originUrl\":\"http://127.0.0.1:9003\"}").put("/control/tenants/" + id).then().statusCode(200)
                 .body("originTokenFingerprint", nullValue());
-        Signed.command("{\"originUrl\":\"https://b.example\",\"originToken\":\"tok-b\"}").put("/control/tenants/" + id)
+        Signed.command("{\"originUrl\":\"http://127.0.0.1:9003\",\"originToken\":\"tok-b\"}").put("/control/tenants/" + id)
                 .then().statusCode(200).body("originTokenFingerprint", equalTo(Hmac.fingerprint("tok-b")));
         Signed.command("{\"originToken\":\"tok-b\"}").put("/control/tenants/" + id).then().statusCode(200)
                 .body("replay", equalTo(true));
