@@ -107,6 +107,7 @@ public final class BufferCtl implements Callable<Integer> {
                 .addSubcommand("resume", steer(context, "resume", "Resume delivery."))
                 .addSubcommand("rotate-secret", new RotateSecret(context))
                 .addSubcommand("backlog", new Backlog(context))
+                .addSubcommand("find", new Find(context))
                 .addSubcommand("secrets", SecretsCommands.group(context))
                 .addSubcommand("dead-letters", deadLetters);
         cli.setOut(out);
@@ -422,6 +423,26 @@ public final class BufferCtl implements Callable<Integer> {
         @Override
         public Integer call() {
             return send("GET", tenantPath(tenantId) + "/backlog", "");
+        }
+    }
+
+    @Command(name = "find", description = { "Where is an event? Received when; queued (position, attempts, next "
+            + "attempt, last error), dead-lettered (id, reason), delivered (accepted and no longer queued), or "
+            + "unknown.", "EVENT is the provider's id (e.g. a GitHub delivery GUID) or the id the origin received." })
+    static final class Find extends Leaf {
+        @Parameters(index = "0", paramLabel = "TENANT")
+        String tenantId;
+
+        @Parameters(index = "1", paramLabel = "EVENT")
+        String eventId;
+
+        Find(Context context) {
+            super(context);
+        }
+
+        @Override
+        public Integer call() {
+            return send("GET", tenantPath(tenantId) + "/events/" + encode(eventId).replace("+", "%20"), "");
         }
     }
 

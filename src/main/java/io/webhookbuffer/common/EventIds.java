@@ -11,8 +11,21 @@ public final class EventIds {
 
     /** 128 bits of the body's SHA-256. */
     public static final int BINDING_HEX_DIGITS = 32;
+    /** The longest provider id kept as sent. */
+    public static final int MAX_LENGTH = 200;
 
     private EventIds() {
+    }
+
+    /**
+     * A provider's id as the dedupe key holds it: as sent, or {@code sha256:<hex>} of it when it is longer than
+     * {@link #MAX_LENGTH} characters or not storable as text (the ingress and the event finder agree on it).
+     */
+    public static String storable(String providerId) {
+        return providerId.length() > MAX_LENGTH || !Utf8.storableAsText(providerId)
+                // For a valid string these are its UTF-8 bytes: the keys of long ids stored before are unchanged.
+                ? "sha256:" + HexFormat.of().formatHex(Hmac.sha256(Utf8.losslessBytes(providerId)))
+                : providerId;
     }
 
     /** {@code id} bound to {@code body}. */

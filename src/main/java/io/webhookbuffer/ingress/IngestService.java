@@ -17,7 +17,6 @@ import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.common.Hmac;
-import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.usage.UsageCounters;
@@ -38,7 +37,7 @@ public class IngestService {
     private static final Logger LOG = Logger.getLogger(IngestService.class);
 
     /** Event ids longer than this are replaced by their SHA-256 (stable, so dedupe still works): {@link #dedupeKey}. */
-    static final int MAX_EVENT_ID_LENGTH = 200;
+    static final int MAX_EVENT_ID_LENGTH = EventIds.MAX_LENGTH;
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     /** What was decided about one request, before HTTP. */
@@ -201,10 +200,7 @@ public class IngestService {
         if (providerId == null) {
             return HexFormat.of().formatHex(Hmac.sha256(body));
         }
-        String id = providerId.length() > MAX_EVENT_ID_LENGTH || !Utf8.storableAsText(providerId)
-                // For a valid string these are its UTF-8 bytes: the keys of long ids stored before are unchanged.
-                ? "sha256:" + HexFormat.of().formatHex(Hmac.sha256(Utf8.losslessBytes(providerId)))
-                : providerId;
+        String id = EventIds.storable(providerId);
         return signed ? id : EventIds.bind(id, body);
     }
 
