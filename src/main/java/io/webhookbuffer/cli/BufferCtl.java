@@ -108,6 +108,7 @@ public final class BufferCtl implements Callable<Integer> {
                 .addSubcommand("rotate-secret", new RotateSecret(context))
                 .addSubcommand("backlog", new Backlog(context))
                 .addSubcommand("find", new Find(context))
+                .addSubcommand("refusals", new Refusals(context))
                 .addSubcommand("secrets", SecretsCommands.group(context))
                 .addSubcommand("dead-letters", deadLetters);
         cli.setOut(out);
@@ -443,6 +444,22 @@ public final class BufferCtl implements Callable<Integer> {
         @Override
         public Integer call() {
             return send("GET", tenantPath(tenantId) + "/events/" + encode(eventId).replace("+", "%20"), "");
+        }
+    }
+
+    @Command(name = "refusals", description = "A tenant's latest refused requests from every replica, newest first: "
+            + "time, status, reason, signature-like header names present, body size, client address.")
+    static final class Refusals extends Leaf {
+        @Parameters(index = "0", paramLabel = "TENANT")
+        String tenantId;
+
+        Refusals(Context context) {
+            super(context);
+        }
+
+        @Override
+        public Integer call() {
+            return send("GET", tenantPath(tenantId) + "/refusals", "");
         }
     }
 

@@ -30,9 +30,11 @@ public class DirectIngest {
     private final AnswerWriter writer;
     private final RequestLog log;
     private final long unavailableRetryAfter;
+    private final RefusalLog refusals;
 
     public DirectIngest(IngestService ingest, ReceiveClock clock, IngressListener listener, AnswerWriter writer,
-            RequestLog log, ActorConfig actorConfig) {
+            RequestLog log, ActorConfig actorConfig, RefusalLog refusals) {
+        this.refusals = refusals;
         this.ingest = ingest;
         this.clock = clock;
         this.listener = listener;
@@ -47,15 +49,15 @@ public class DirectIngest {
         log.started(ctx);
         CompletableFuture<IngestService.Admission> decision = decide(ctx.request(), admitted);
         if (decision.isDone()) {
-            finish(ctx, decision, started, admitted.rehearsal());
+            finish(ctx, decision, started, admitted);
             return;
         }
         Context context = Vertx.currentContext();
         decision.whenComplete((admission, failure) -> {
             if (Vertx.currentContext() == context) {
-                finish(ctx, decision, started, admitted.rehearsal());
+                finish(ctx, decision, started, admitted);
             } else {
-                context.runOnContext(v -> finish(ctx, decision, started, admitted.rehearsal()));
+                context.runOnContext(v -> finish(ctx, decision, started, admitted));
             }
         });
     }
@@ -71,7 +73,7 @@ public class DirectIngest {
     }
 
     private void finish(RoutingContext ctx, CompletableFuture<IngestService.Admission> decision, long started,
-            boolean rehearsal) {
+            IngressGate.Admitted admitted) {
         IngressAnswer answer;
         try {
             answer = IngressResponses.of(decision.join());
@@ -80,8 +82,10 @@ public class DirectIngest {
             // to be stored, and the provider retries.
             answer = IngressResponses.unavailable(unavailableRetryAfter);
         }
-        if (!rehearsal) {
+        if (!admitted.rehearsal()) {
             answer.reportTo(listener, started); // the warm-up's rehearsal requests are not reported
+            refusals.record(admitted.tenantId(), answer, ctx.request().headers().names(), admitted.body().length,
+                    ctx.request().remoteAddress());
         }
         log.answered(ctx, answer.status(), answer.reply());
         writer.writeAsRestEasy(ctx, answer);

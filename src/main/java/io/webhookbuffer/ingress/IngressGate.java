@@ -67,6 +67,9 @@ public class IngressGate {
      * whether it is one of the start-up warm-up's rehearsals ({@link RehearsalTenant}), which no metric counts.
      */
     record Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
+        String tenantId() {
+            return tenant.id();
+        }
     }
 
     private final TenantDirectory tenants;
@@ -77,6 +80,7 @@ public class IngressGate {
     private final AnswerWriter writer;
     private final DirectIngest direct;
     private final RehearsalTenant rehearsal;
+    private final RefusalLog refusals;
     private final Vertx vertx;
     private final int defaultLimit;
     private final long ceiling;
@@ -88,7 +92,8 @@ public class IngressGate {
     public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
             AnswerWriter writer, DirectIngest direct, Vertx vertx, IngressConfig config, ActorConfig actor,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
-            VerificationBudget verificationBudget, RehearsalTenant rehearsal) {
+            VerificationBudget verificationBudget, RehearsalTenant rehearsal, RefusalLog refusals) {
+        this.refusals = refusals;
         this.verificationBudget = verificationBudget;
         this.rehearsal = rehearsal;
         this.tenants = tenants;
@@ -190,8 +195,12 @@ public class IngressGate {
                     : IngressResponses.unavailable(unavailableRetryAfter), started, false);
             return;
         }
-        if (tenant == null || !tenant.active()) {
+        if (tenant == null) {
             refuse(ctx, IngressResponses.notFound(), started, false);
+            return;
+        }
+        if (!tenant.active()) {
+            refuse(ctx, tenant, IngressResponses.notFound(), started, declared);
             return;
         }
         if (ctx.response().closed()) {
@@ -201,15 +210,15 @@ public class IngressGate {
                 verificationBudget.client(ctx.request().remoteAddress()));
         if (failedFor > 0) {
             // This address earned its share of 401s from this tenant: refused before its body is read.
-            refuse(ctx, IngressResponses.tooManyFailures(failedFor), started, false);
+            refuse(ctx, tenant, IngressResponses.tooManyFailures(failedFor), started, declared);
             return;
         }
         int limit = (int) Math.min(tenant.maxBodyBytes(defaultLimit), ceiling);
         if (declared > limit) {
             usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
-            refuse(ctx, IngressResponses.tooLarge(), started, false);
+            refuse(ctx, tenant, IngressResponses.tooLarge(), started, declared);
         } else if (declared > 0 && !inFlight.tryTake(declared)) {
-            refuse(ctx, IngressResponses.busy(busyRetryAfter), started, false);
+            refuse(ctx, tenant, IngressResponses.busy(busyRetryAfter), started, declared);
         } else {
             new BodyRead(ctx, tenant, limit, declared, started).start();
         }
@@ -324,9 +333,18 @@ public class IngressGate {
             if (!over) {
                 over = true;
                 vertx.cancelTimer(deadline);
-                IngressGate.this.refuse(ctx, answer, started, false);
+                IngressGate.this.refuse(ctx, tenant, answer, started, declared != null ? declared.length : size);
             }
         }
+    }
+
+    /** {@link #refuse(RoutingContext, IngressAnswer, long, boolean)} to a known tenant, kept in its refusals. */
+    private void refuse(RoutingContext ctx, Tenant tenant, IngressAnswer answer, long started, long bodyBytes) {
+        if (!rehearsal.is(tenant.id())) {
+            refusals.record(tenant.id(), answer, ctx.request().headers().names(), bodyBytes,
+                    ctx.request().remoteAddress());
+        }
+        refuse(ctx, answer, started, false);
     }
 
     /** Reports an ingest answer the gate gives ({@link IngressListener}) and writes it ({@link AnswerWriter}). */

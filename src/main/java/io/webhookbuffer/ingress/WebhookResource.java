@@ -36,9 +36,11 @@ public class WebhookResource {
     private final long unavailableRetryAfter;
     private final ReceiveClock clock;
     private final IngressListener listener;
+    private final RefusalLog refusals;
 
     public WebhookResource(IngestService ingest, ActorConfig actorConfig, ReceiveClock clock,
-            IngressListener listener) {
+            IngressListener listener, RefusalLog refusals) {
+        this.refusals = refusals;
         this.ingest = ingest;
         this.clock = clock;
         this.listener = listener;
@@ -60,7 +62,14 @@ public class WebhookResource {
                         admitted.body(), receivedAt))
                 .map(IngressResponses::of)
                 .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter))
-                .map(answer -> admitted.rehearsal() ? rest(answer) : observed(answer, started));
+                .map(answer -> {
+                    if (admitted.rehearsal()) {
+                        return rest(answer);
+                    }
+                    refusals.record(admitted.tenantId(), answer, request.headers().names(), admitted.body().length,
+                            request.remoteAddress());
+                    return observed(answer, started);
+                });
     }
 
     /** Reports the answer to the ingest metrics (the warm-up's rehearsal requests are not reported). */

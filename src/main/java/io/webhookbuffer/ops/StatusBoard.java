@@ -25,6 +25,9 @@ import io.webhookbuffer.queue.QueueSnapshot;
  */
 public final class StatusBoard {
 
+    /** How many of this replica's latest refusals the page lists. */
+    static final int REFUSALS_SHOWN = 20;
+
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
     /** The delivery states, in the order of attention. */

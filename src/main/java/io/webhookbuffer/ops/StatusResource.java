@@ -24,6 +24,7 @@ import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.webhookbuffer.delivery.Drainer;
 import io.webhookbuffer.health.RedisProbe;
+import io.webhookbuffer.ingress.RefusalLog;
 import io.webhookbuffer.queue.QueueSnapshot;
 import io.webhookbuffer.queue.QueueSnapshots;
 
@@ -58,9 +59,11 @@ public class StatusResource {
     private final RedisProbe redis;
     private final byte[] token;
     private final StatusSession session;
+    private final RefusalLog refusals;
 
     public StatusResource(@Location("status.html") Template page, @Location("status-sign-in.html") Template signInPage,
-            StatusConfig config, QueueSnapshots snapshots, Drainer drainer, RedisProbe redis) {
+            StatusConfig config, QueueSnapshots snapshots, Drainer drainer, RedisProbe redis, RefusalLog refusals) {
+        this.refusals = refusals;
         this.page = page;
         this.signInPage = signInPage;
         this.config = config;
@@ -137,6 +140,7 @@ public class StatusResource {
                 .data("attention", attention)
                 .data("redis", redis.state())
                 .data("openCircuits", drainer.openCircuits())
+                .data("refusals", refusals.latest(StatusBoard.REFUSALS_SHOWN))
                 .render();
     }
 

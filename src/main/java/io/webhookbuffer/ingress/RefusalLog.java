@@ -1,0 +1,241 @@
+package io.webhookbuffer.ingress;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.net.SocketAddress;
+import io.webhookbuffer.common.ConfigCheck;
+
+/**
+ * "Why was it refused?": the last {@code buffer.refusals.per-tenant} answers of 400 and above to requests for a known
+ * tenant (time, status, the answer's status word and reason, the names of the signature-like headers present, body
+ * size, client address; never a header value or a body). Each replica keeps them in memory, for at most {@code
+ * buffer.refusals.max-tenants} tenants (the least recently refused go first), and every {@code buffer.refusals.flush-
+ * interval} appends what is new to one Redis list per tenant, trimmed to the same bound and expiring after {@code
+ * buffer.refusals.retention}: the command that reads them gets every replica's, merged. A flood costs at most one list
+ * append per tenant and interval, never a Redis call per request; when Redis is unreachable the reader gets this
+ * replica's own, marked incomplete.
+ */
+@ApplicationScoped
+public class RefusalLog {
+
+    private static final Logger LOG = Logger.getLogger(RefusalLog.class);
+    static final String KEY_PREFIX = "wb:refusals:";
+    /** At most this many header names per entry, each cut to {@link #MAX_NAME} characters. */
+    static final int MAX_NAMES = 8;
+    static final int MAX_NAME = 64;
+    private static final String[] SIGNATURE_LIKE = { "signature", "sig", "hmac", "token", "auth", "timestamp", "hook",
+        "webhook", "delivery", "nonce" };
+
+    private static final Comparator<Refusal> NEWEST_FIRST = Comparator
+            .comparing(Refusal::at, Comparator.nullsFirst(Comparator.<String>naturalOrder())).reversed();
+
+    /** One refusal as an operator reads it. */
+    public record Refusal(String at, int status, String outcome, String reason, List<String> signatureHeaders,
+            long bodyBytes, String client) {
+    }
+
+    /** What a reader gets: newest first; {@code complete} is false when only this replica's could be read. */
+    public record Recent(List<Refusal> refusals, boolean complete) {
+    }
+
+    private final int perTenant;
+    private final int maxTenants;
+    private final long retentionSeconds;
+    private final ReactiveRedisDataSource redis;
+    private final ObjectMapper json;
+    /** Guarded by itself: tenant → its last refusals, newest last; access order, the eldest evicted past the bound. */
+    private final LinkedHashMap<String, Deque<Refusal>> recent;
+    /** Guarded by {@link #recent}: what the next flush appends, per tenant, oldest first. */
+    private Map<String, List<Refusal>> unsent = new HashMap<>();
+
+    public RefusalLog(RefusalConfig config, ReactiveRedisDataSource redis, ObjectMapper json) {
+        new ConfigCheck()
+                .range("buffer.refusals.per-tenant", config.perTenant(), 1, 1000)
+                .range("buffer.refusals.max-tenants", config.maxTenants(), 1, 1_000_000)
+                .positive("buffer.refusals.retention", config.retention())
+                .positive("buffer.refusals.flush-interval", config.flushInterval())
+                .throwIfAny();
+        this.perTenant = config.perTenant();
+        this.maxTenants = config.maxTenants();
+        this.retentionSeconds = config.retention().toSeconds();
+        this.redis = redis;
+        this.json = json;
+        this.recent = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Deque<Refusal>> eldest) {
+                return size() > maxTenants;
+            }
+        };
+    }
+
+    /** Records an answer of {@code status} ≥ 400 to a request for {@code tenantId}; cheap, never blocks. */
+    void record(String tenantId, IngressAnswer answer, Iterable<String> headerNames, long bodyBytes,
+            SocketAddress peer) {
+        if (answer.status() < 400 || answer.reply() == null) {
+            return;
+        }
+        Refusal refusal = new Refusal(Instant.now().toString(), answer.status(), answer.reply().status(),
+                answer.reply().reason(), signatureLike(headerNames), bodyBytes, peer == null ? null : peer.hostAddress());
+        synchronized (recent) {
+            Deque<Refusal> ring = recent.computeIfAbsent(tenantId, t -> new ArrayDeque<>());
+            ring.addLast(refusal);
+            if (ring.size() > perTenant) {
+                ring.removeFirst();
+            }
+            if (unsent.size() < maxTenants || unsent.containsKey(tenantId)) {
+                List<Refusal> pending = unsent.computeIfAbsent(tenantId, t -> new ArrayList<>());
+                pending.add(refusal);
+                if (pending.size() > perTenant) {
+                    pending.remove(0);
+                }
+            }
+        }
+    }
+
+    /** This replica's refusals for the tenant, newest first. */
+    List<Refusal> local(String tenantId) {
+        synchronized (recent) {
+            Deque<Refusal> ring = recent.get(tenantId);
+            if (ring == null) {
+                return List.of();
+            }
+            List<Refusal> out = new ArrayList<>(ring);
+            Collections.reverse(out);
+            return out;
+        }
+    }
+
+    /** One tenant's refusal, for the status page. */
+    public record TenantRefusal(String tenantId, Refusal refusal) {
+        /** The reason words together, for a reader. */
+        public String why() {
+            return refusal.reason() == null ? refusal.outcome() : refusal.outcome() + ": " + refusal.reason();
+        }
+    }
+
+    /** This replica's latest {@code limit} refusals over every tenant, newest first (the status page: no query). */
+    public List<TenantRefusal> latest(int limit) {
+        List<TenantRefusal> all = new ArrayList<>();
+        synchronized (recent) {
+            recent.forEach((tenantId, ring) -> ring.forEach(r -> all.add(new TenantRefusal(tenantId, r))));
+        }
+        all.sort(Comparator.comparing((TenantRefusal r) -> r.refusal().at()).reversed());
+        return List.copyOf(all.subList(0, Math.min(limit, all.size())));
+    }
+
+    /** Every replica's refusals for the tenant, newest first, at most {@code per-tenant}. */
+    public Uni<Recent> read(String tenantId) {
+        return redis.execute("LRANGE", KEY_PREFIX + tenantId, "0", Integer.toString(perTenant - 1))
+                .map(response -> {
+                    List<Refusal> out = new ArrayList<>();
+                    if (response != null) {
+                        response.forEach(item -> out.add(parse(item.toString())));
+                    }
+                    // Unflushed ones of this replica too, so a refusal just answered is there at once.
+                    for (Refusal mine : local(tenantId)) {
+                        if (!out.contains(mine)) {
+                            out.add(mine);
+                        }
+                    }
+                    out.sort(NEWEST_FIRST);
+                    return new Recent(List.copyOf(out.subList(0, Math.min(perTenant, out.size()))), true);
+                })
+                .onFailure().recoverWithItem(e -> {
+                    LOG.debugf("refusals of %s read from this replica only: %s", tenantId, e.toString());
+                    return new Recent(local(tenantId), false);
+                });
+    }
+
+    /** Appends what is new to each tenant's Redis list (newest at the head), trims it and renews its expiry. */
+    @Scheduled(every = "${buffer.refusals.flush-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> flush() {
+        Map<String, List<Refusal>> batch;
+        synchronized (recent) {
+            if (unsent.isEmpty()) {
+                return Uni.createFrom().voidItem();
+            }
+            batch = unsent;
+            unsent = new HashMap<>();
+        }
+        List<Uni<Void>> writes = new ArrayList<>(batch.size());
+        batch.forEach((tenantId, refusals) -> writes.add(append(tenantId, refusals)));
+        return Uni.join().all(writes).andCollectFailures().replaceWithVoid()
+                .onFailure().recoverWithItem(e -> {
+                    // Kept in memory and read from here meanwhile; not queued again: a later refusal is what counts.
+                    LOG.debugf("refusals not written to Redis: %s", e.toString());
+                    return null;
+                });
+    }
+
+    private Uni<Void> append(String tenantId, List<Refusal> refusals) {
+        String key = KEY_PREFIX + tenantId;
+        String[] push = new String[refusals.size() + 2];
+        push[0] = "LPUSH";
+        push[1] = key;
+        for (int i = 0; i < refusals.size(); i++) {
+            push[i + 2] = write(refusals.get(i));
+        }
+        return redis.execute(push[0], Arrays.copyOfRange(push, 1, push.length))
+                .flatMap(r -> redis.execute("LTRIM", key, "0", Integer.toString(perTenant - 1)))
+                .flatMap(r -> redis.execute("EXPIRE", key, Long.toString(retentionSeconds)))
+                .replaceWithVoid();
+    }
+
+    /** The names of the headers a signature scheme might use, lower case, bounded in count and length. */
+    static List<String> signatureLike(Iterable<String> headerNames) {
+        List<String> out = new ArrayList<>();
+        for (String name : headerNames) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (out.size() == MAX_NAMES) {
+                break;
+            }
+            for (String hint : SIGNATURE_LIKE) {
+                if (lower.contains(hint)) {
+                    String shown = lower.length() > MAX_NAME ? lower.substring(0, MAX_NAME) : lower;
+                    if (!out.contains(shown)) {
+                        out.add(shown);
+                    }
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private String write(Refusal refusal) {
+        try {
+            return json.writeValueAsString(refusal);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a refusal did not serialise", e); // strings and numbers: never
+        }
+    }
+
+    private Refusal parse(String value) {
+        try {
+            return json.readValue(value, Refusal.class);
+        } catch (JsonProcessingException e) {
+            return new Refusal(null, 0, "unreadable", null, List.of(), -1, null);
+        }
+    }
+}
