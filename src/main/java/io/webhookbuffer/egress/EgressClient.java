@@ -6,6 +6,8 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.concurrent.TimeoutException;
 
+import org.jboss.logging.Logger;
+
 import io.netty.resolver.DefaultAddressResolverGroup;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -40,6 +42,8 @@ import io.vertx.core.net.SocketAddress;
  */
 public final class EgressClient {
 
+    private static final Logger LOG = Logger.getLogger(EgressClient.class);
+
     private final Vertx vertx;
     private final HttpClient client;
     private final OriginTrust trust;
@@ -48,7 +52,11 @@ public final class EgressClient {
     /** With {@code trust} null, no address is refused (a URL only the operator sets, such as the control plane's). */
     public EgressClient(Vertx vertx, HttpClientOptions options, OriginTrust trust, int maxAnswerBytes) {
         this.vertx = vertx;
-        this.client = vertx.createHttpClient(options);
+        // A connection's exception (an origin's reset, an idle connection it cut) goes to the exchange in flight, if
+        // any, which fails; with no handler of its own, Vert.x would also log an ERROR per exception: a page per reset.
+        this.client = vertx.httpClientBuilder().with(options).withConnectHandler(connection -> connection
+                .exceptionHandler(e -> LOG.debugf("connection to %s: %s", connection.remoteAddress(), e.toString())))
+                .build();
         this.trust = trust;
         this.maxAnswerBytes = maxAnswerBytes;
     }
