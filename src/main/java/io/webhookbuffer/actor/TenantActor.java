@@ -1,5 +1,6 @@
 package io.webhookbuffer.actor;
 
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -14,6 +15,9 @@ import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.EventWriter;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.queue.StoreOutcome;
+import io.webhookbuffer.ratelimit.LeasedWindow;
+import io.webhookbuffer.ratelimit.LeasedWindow.Slot;
+import io.webhookbuffer.cluster.WindowLeases;
 import io.webhookbuffer.tenant.Tenant;
 
 /**
@@ -21,6 +25,11 @@ import io.webhookbuffer.tenant.Tenant;
  * loop or the database client's I/O thread; every message is short and never blocks), for at most
  * {@code turnLength} messages before it hands the rest to a shared executor so one busy tenant cannot hold a thread.
  * Its {@link TenantPipeline} is touched only inside a turn.
+ *
+ * <p>With windows shared across replicas ({@link WindowLeases}), an event that finds no rate slot left waits, in
+ * arrival order with every event behind it, for the lease the actor asked for (at most {@code
+ * buffer.ratelimit.redis-timeout}; past it the local share admits); the actor asks for the next lease ahead, when half
+ * of the current one is used, so events wait only when the tenant was idle.
  */
 final class TenantActor {
 
@@ -38,16 +47,31 @@ final class TenantActor {
     private final AtomicInteger outstanding = new AtomicInteger();
     // @protectedby: the actor's turn (only touched by messages)
     private final TenantPipeline<CompletableFuture<IngestResult>> pipeline;
+    /** null: this replica's own windows. */
+    private final WindowLeases leases;
+    // @protectedby: the actor's turn. Events waiting for a lease, in arrival order.
+    private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+
+    private record Waiting(Tenant tenant, IncomingEvent event, CompletableFuture<IngestResult> reply) {
+    }
 
     TenantActor(String tenantId, ActorConfig config, EventWriter writer, DrainScheduler drains,
             Executor executor, ActorClock clock) {
+        this(tenantId, config, writer, drains, executor, clock, null);
+    }
+
+    TenantActor(String tenantId, ActorConfig config, EventWriter writer, DrainScheduler drains,
+            Executor executor, ActorClock clock, WindowLeases leases) {
         this.tenantId = tenantId;
         this.config = config;
         this.writer = writer;
         this.drains = drains;
         this.executor = executor;
         this.clock = clock;
-        this.pipeline = new TenantPipeline<>(config.recentIds());
+        this.leases = leases;
+        this.pipeline = leases == null ? new TenantPipeline<>(config.recentIds())
+                : new TenantPipeline<>(config.recentIds(), (limit, window) -> new LeasedWindow(limit, window,
+                        leases.config().maxLease(), Math.max(1, leases.config().leasePeriod().toSeconds())));
     }
 
     CompletableFuture<IngestResult> ingest(Tenant tenant, IncomingEvent event) {
@@ -67,29 +91,80 @@ final class TenantActor {
     }
 
     private void admit(Tenant tenant, IncomingEvent event, CompletableFuture<IngestResult> reply) {
+        if (!waiting.isEmpty() || !tryAdmit(tenant, event, reply)) {
+            waiting.add(new Waiting(tenant, event, reply)); // behind those already waiting: order is kept
+            askForLease(tenant, true);
+        }
+    }
+
+    /** False when the event must wait for a lease (nothing was decided); else it was answered or is being written. */
+    private boolean tryAdmit(Tenant tenant, IncomingEvent event, CompletableFuture<IngestResult> reply) {
         try {
-            decide(tenant, event, reply);
+            boolean decided = decide(tenant, event, reply);
+            if (decided) {
+                askForLease(tenant, false); // the next lease, ahead, when half of this one is used
+            }
+            return decided;
         } catch (RuntimeException e) {
             reply.complete(new IngestResult(Kind.UNAVAILABLE, event.eventId(), config.unavailableRetryAfterSeconds()));
             throw e;
         }
     }
 
-    private void decide(Tenant tenant, IncomingEvent event, CompletableFuture<IngestResult> reply) {
+    private void askForLease(Tenant tenant, boolean eventsWaiting) {
+        LeasedWindow window = pipeline.window();
+        LeasedWindow.LeaseRequest request = leases == null || window == null ? null
+                : window.leaseWanted(clock.seconds(), eventsWaiting);
+        if (request != null) {
+            leases.lease(tenantId, window.limit(), window.windowSeconds(), request)
+                    .whenComplete((grant, failure) -> tell(() -> leased(window, grant, failure)));
+        }
+    }
+
+    private void leased(LeasedWindow window, WindowLeases.Grant grant, Throwable failure) {
+        long now = clock.seconds();
+        if (failure != null) {
+            window.failed(now);
+        } else {
+            window.granted(grant.second(), grant.granted(), grant.retryAfterSeconds(), now);
+        }
+        while (!waiting.isEmpty()) {
+            Waiting first = waiting.peek();
+            boolean decided;
+            try {
+                decided = tryAdmit(first.tenant(), first.event(), first.reply());
+            } catch (RuntimeException e) {
+                waiting.poll(); // answered 503 by tryAdmit: never admitted again
+                throw e;
+            }
+            if (!decided) {
+                askForLease(first.tenant(), true);
+                return;
+            }
+            waiting.poll();
+        }
+    }
+
+    private boolean decide(Tenant tenant, IncomingEvent event, CompletableFuture<IngestResult> reply) {
         String id = event.eventId();
-        var admission = pipeline.admit(id, reply, clock.seconds(), tenant.rateLimit(), tenant.rateWindowSeconds());
+        var admission = pipeline.admit(id, reply, clock.seconds(), tenant.rateLimit(), tenant.rateWindowSeconds(),
+                leases == null ? 1 : leases.replicas());
+        if (admission instanceof TenantPipeline.AwaitLease) {
+            return false;
+        }
         if (admission instanceof TenantPipeline.Duplicate) {
             reply.complete(IngestResult.of(Kind.DEDUPLICATED, id));
         } else if (admission instanceof TenantPipeline.RateLimited limited) {
             reply.complete(new IngestResult(Kind.RATE_LIMITED, id, limited.retryAfterSeconds()));
         } else if (admission instanceof TenantPipeline.Write write) {
-            writer.write(event, outcome -> tell(() -> written(id, outcome, write.slotSecond(), reply)));
+            writer.write(event, outcome -> tell(() -> written(id, outcome, write.slot(), reply)));
         }
         // Joined: the reply waits in the pipeline for the first copy's outcome.
+        return true;
     }
 
-    private void written(String id, StoreOutcome outcome, long slotSecond, CompletableFuture<IngestResult> reply) {
-        List<CompletableFuture<IngestResult>> waiters = pipeline.complete(id, outcome, slotSecond, clock.seconds());
+    private void written(String id, StoreOutcome outcome, Slot slot, CompletableFuture<IngestResult> reply) {
+        List<CompletableFuture<IngestResult>> waiters = pipeline.complete(id, outcome, slot, clock.seconds());
         // A copy that waited for a refused first copy was never tried itself (its body may differ): 503, so that
         // its sender's retry is written on its own.
         IngestResult forWaiters = outcome == StoreOutcome.FAILED || outcome == StoreOutcome.NOT_STORABLE

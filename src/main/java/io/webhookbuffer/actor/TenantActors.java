@@ -18,6 +18,7 @@ import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.GroupCommitWriter;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.queue.RehearsalWriter;
+import io.webhookbuffer.cluster.WindowLeases;
 import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
 
@@ -30,16 +31,19 @@ public class TenantActors {
     private final DrainScheduler drains;
     private final RehearsalTenant rehearsal;
     private final RehearsalWriter rehearsalWriter;
+    /** null when windows are this replica's own ({@code buffer.ratelimit.shared=false}). */
+    private final WindowLeases leases;
     private final ExecutorService executor;
     private final Cache<String, TenantActor> actors;
 
     public TenantActors(ActorConfig config, GroupCommitWriter writer, DrainScheduler drains,
-            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter) {
+            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter, WindowLeases leases) {
         this.config = config;
         this.writer = writer;
         this.drains = drains;
         this.rehearsal = rehearsal;
         this.rehearsalWriter = rehearsalWriter;
+        this.leases = leases.config().shared() ? leases : null;
         int threads = config.threads() > 0 ? config.threads() : Runtime.getRuntime().availableProcessors();
         AtomicInteger n = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(threads, runnable -> {
@@ -72,7 +76,7 @@ public class TenantActors {
     private TenantActor newActor(String id) {
         return rehearsal.is(id)
                 ? new TenantActor(id, config, rehearsalWriter, tenantId -> { }, executor, ActorClock.SYSTEM)
-                : new TenantActor(id, config, writer, drains, executor, ActorClock.SYSTEM);
+                : new TenantActor(id, config, writer, drains, executor, ActorClock.SYSTEM, leases);
     }
 
     /** Forgets the rehearsal tenant's actor once the warm-up is over (it would otherwise wait for idle eviction). */

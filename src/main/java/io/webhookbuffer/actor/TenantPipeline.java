@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.webhookbuffer.queue.StoreOutcome;
-import io.webhookbuffer.ratelimit.SlidingWindowLimiter;
+import io.webhookbuffer.ratelimit.LeasedWindow;
+import io.webhookbuffer.ratelimit.LeasedWindow.Slot;
 
 /**
  * A tenant's decision state machine: dedupe, then rate limit, then write. Pure and not thread-safe: its actor runs
@@ -36,19 +37,41 @@ final class TenantPipeline<W> {
     record RateLimited(long retryAfterSeconds) implements Admission {
     }
 
-    /** Write it; {@code slotSecond} is where its rate slot was counted, to give back if it is not stored. */
-    record Write(long slotSecond) implements Admission {
+    /** Write it; {@code slot} is its rate slot, to give back if it is not stored. */
+    record Write(Slot slot) implements Admission {
+    }
+
+    /** No rate slot until the shared window answers a lease: the caller holds the event and admits it again then. */
+    record AwaitLease() implements Admission {
+    }
+
+    /** Makes a tenant's window for its limit: shared across replicas, or this replica's own. */
+    @FunctionalInterface
+    interface Windows {
+        LeasedWindow create(int limit, int windowSeconds);
+
+        Windows LOCAL = LeasedWindow::localOnly;
     }
 
     private final Map<String, List<W>> inFlight = new HashMap<>();
     private final RecentIds recent;
-    private SlidingWindowLimiter limiter;
+    private final Windows windows;
+    private LeasedWindow window;
 
     TenantPipeline(int recentIdCapacity) {
+        this(recentIdCapacity, Windows.LOCAL);
+    }
+
+    TenantPipeline(int recentIdCapacity, Windows windows) {
         this.recent = new RecentIds(recentIdCapacity);
+        this.windows = windows;
     }
 
     Admission admit(String eventId, W waiter, long nowSecond, int limit, int windowSeconds) {
+        return admit(eventId, waiter, nowSecond, limit, windowSeconds, 1);
+    }
+
+    Admission admit(String eventId, W waiter, long nowSecond, int limit, int windowSeconds, int replicas) {
         if (recent.contains(eventId)) {
             return new Duplicate();
         }
@@ -57,12 +80,15 @@ final class TenantPipeline<W> {
             waiters.add(waiter);
             return new Joined();
         }
-        long retryAfter = limiter(limit, windowSeconds).tryAcquire(nowSecond);
-        if (retryAfter > 0) {
-            return new RateLimited(retryAfter);
+        LeasedWindow.Take take = window(limit, windowSeconds).take(nowSecond, replicas);
+        if (take instanceof LeasedWindow.Denied denied) {
+            return new RateLimited(denied.retryAfterSeconds());
+        }
+        if (take instanceof LeasedWindow.Wait) {
+            return new AwaitLease();
         }
         inFlight.put(eventId, new ArrayList<>(0));
-        return new Write(nowSecond);
+        return new Write(((LeasedWindow.Taken) take).slot());
     }
 
     /**
@@ -70,10 +96,10 @@ final class TenantPipeline<W> {
      * write gives its rate slot back: only stored events count against the window. Only an id that is in the
      * database (stored, or found there) is remembered as seen: a copy of a failed or refused one is written again.
      */
-    List<W> complete(String eventId, StoreOutcome outcome, long slotSecond, long nowSecond) {
+    List<W> complete(String eventId, StoreOutcome outcome, Slot slot, long nowSecond) {
         List<W> waiters = inFlight.remove(eventId);
-        if (outcome != StoreOutcome.STORED && limiter != null) {
-            limiter.release(slotSecond, nowSecond);
+        if (outcome != StoreOutcome.STORED && window != null) {
+            window.release(slot, nowSecond);
         }
         if (outcome == StoreOutcome.STORED || outcome == StoreOutcome.DUPLICATE) {
             recent.add(eventId);
@@ -85,15 +111,22 @@ final class TenantPipeline<W> {
         return inFlight.size();
     }
 
+    /** Events counted by this replica's own window (the local-only or fallback one) at {@code nowSecond}. */
     int windowUsed(long nowSecond) {
-        return limiter == null ? 0 : limiter.used(nowSecond);
+        return window == null ? 0 : window.usedLocally(nowSecond);
     }
 
-    private SlidingWindowLimiter limiter(int limit, int windowSeconds) {
-        if (limiter == null || limiter.limit() != limit || limiter.windowSeconds() != windowSeconds) {
-            // A changed limit starts a fresh window: simpler than rescaling, and errs on the side of admitting.
-            limiter = new SlidingWindowLimiter(limit, windowSeconds);
+    /** The tenant's window, made for this limit (null before the first event). */
+    LeasedWindow window() {
+        return window;
+    }
+
+    LeasedWindow window(int limit, int windowSeconds) {
+        if (window == null || window.limit() != limit || window.windowSeconds() != windowSeconds) {
+            // A changed limit starts a fresh window (its shared key names the limit): simpler than rescaling, and
+            // errs on the side of admitting.
+            window = windows.create(limit, windowSeconds);
         }
-        return limiter;
+        return window;
     }
 }

@@ -100,6 +100,15 @@ public final class MetricNames {
     public static final Metric REDIS_FALLBACK = new Metric("buffer.redis.fallback", Kind.GAUGE,
             "1 while Redis is unreachable: tenant changes reach other replicas only through the cache TTL and"
                     + " signed commands are refused");
+    public static final Metric RATELIMIT_FALLBACK = new Metric("buffer.ratelimit.fallback", Kind.GAUGE,
+            "1 while this replica's last lease of a shared rate window failed (Redis unreachable or slower than"
+                    + " buffer.ratelimit.redis-timeout): tenants are admitted on their local share, limit / replicas");
+    public static final Metric RATELIMIT_REPLICAS = new Metric("buffer.ratelimit.replicas", Kind.GAUGE,
+            "Replicas this one sees sharing the rate windows (their heartbeats in Redis): leases and the fallback share"
+                    + " are sized for this many");
+    public static final Metric RATELIMIT_LEASES = new Metric("buffer.ratelimit.leases", Kind.COUNTER,
+            "Leases of rate slots asked of the shared windows, by outcome: granted (at least one slot), denied (the"
+                    + " tenant's window is full), failed (Redis unreachable or too slow: local share)");
     public static final Metric READY = new Metric("buffer.ready", Kind.GAUGE,
             "1 when the last readiness check reached PostgreSQL, else 0");
 
@@ -108,7 +117,8 @@ public final class MetricNames {
             BACKLOG_SNAPSHOT_AGE, TENANT_BACKLOG_EVENTS, TENANT_BACKLOG_OLDEST_AGE, DELIVERY, DELIVERY_LATENCY,
             DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, INGRESS_REFUSALS,
             VERIFICATIONS_OFFLOADED, ACTORS_LIVE, MAILBOX_DEPTH,
-            CIRCUITS_OPEN, CIRCUIT_OPEN, REDIS_FALLBACK, READY);
+            CIRCUITS_OPEN, CIRCUIT_OPEN, REDIS_FALLBACK, RATELIMIT_FALLBACK, RATELIMIT_REPLICAS,
+            RATELIMIT_LEASES, READY);
 
     private MetricNames() {
     }

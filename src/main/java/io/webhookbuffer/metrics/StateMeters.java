@@ -9,6 +9,9 @@ import static io.webhookbuffer.metrics.MetricNames.CIRCUIT_OPEN;
 import static io.webhookbuffer.metrics.MetricNames.DEAD_LETTERS;
 import static io.webhookbuffer.metrics.MetricNames.ORIGIN;
 import static io.webhookbuffer.metrics.MetricNames.READY;
+import static io.webhookbuffer.metrics.MetricNames.RATELIMIT_FALLBACK;
+import static io.webhookbuffer.metrics.MetricNames.RATELIMIT_LEASES;
+import static io.webhookbuffer.metrics.MetricNames.RATELIMIT_REPLICAS;
 import static io.webhookbuffer.metrics.MetricNames.REDIS_FALLBACK;
 import static io.webhookbuffer.metrics.MetricNames.TENANT;
 import static io.webhookbuffer.metrics.MetricNames.TENANT_BACKLOG_EVENTS;
@@ -24,6 +27,7 @@ import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.health.Readiness;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -36,6 +40,7 @@ import io.webhookbuffer.health.DatabaseReadiness;
 import io.webhookbuffer.health.RedisProbe;
 import io.webhookbuffer.queue.QueueSnapshot;
 import io.webhookbuffer.queue.QueueSnapshots;
+import io.webhookbuffer.cluster.WindowLeases;
 
 /**
  * Gauges over state kept elsewhere: the backlog snapshot (never a query per scrape), breakers, Redis and readiness.
@@ -66,7 +71,7 @@ public class StateMeters {
     }
 
     synchronized void register(@Observes StartupEvent event, MeterRegistry registry, @Readiness DatabaseReadiness readiness,
-            RedisProbe redis) {
+            RedisProbe redis, WindowLeases leases) {
         // Checked here, not in ops: nothing outside metrics may depend on it (ArchitectureTests).
         new ConfigCheck().range("buffer.metrics.top-tenants", config.topTenants(), 0, 1000).throwIfAny();
         Gauge.builder(BACKLOG_EVENTS.name(), this, m -> m.current().events())
@@ -83,6 +88,14 @@ public class StateMeters {
                 .description(CIRCUITS_OPEN.description()).register(registry);
         Gauge.builder(REDIS_FALLBACK.name(), redis, r -> r.fallback() ? 1 : 0)
                 .description(REDIS_FALLBACK.description()).register(registry);
+        Gauge.builder(RATELIMIT_FALLBACK.name(), leases, l -> l.fallback() ? 1 : 0)
+                .description(RATELIMIT_FALLBACK.description()).register(registry);
+        Gauge.builder(RATELIMIT_REPLICAS.name(), leases, WindowLeases::replicas)
+                .description(RATELIMIT_REPLICAS.description()).register(registry);
+        for (String outcome : List.of("granted", "denied", "failed")) {
+            FunctionCounter.builder(RATELIMIT_LEASES.name(), leases, l -> l.count(outcome)).tag("outcome", outcome)
+                    .description(RATELIMIT_LEASES.description()).register(registry);
+        }
         Gauge.builder(READY.name(), readiness, r -> Math.max(0, r.lastUp()))
                 .description(READY.description()).register(registry);
         tenantEvents = MultiGauge.builder(TENANT_BACKLOG_EVENTS.name())

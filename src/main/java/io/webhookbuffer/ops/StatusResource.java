@@ -24,6 +24,7 @@ import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.webhookbuffer.delivery.Drainer;
 import io.webhookbuffer.health.RedisProbe;
+import io.webhookbuffer.cluster.WindowLeases;
 import io.webhookbuffer.ingress.RefusalLog;
 import io.webhookbuffer.queue.QueueSnapshot;
 import io.webhookbuffer.queue.QueueSnapshots;
@@ -57,12 +58,14 @@ public class StatusResource {
     private final QueueSnapshots snapshots;
     private final Drainer drainer;
     private final RedisProbe redis;
+    private final WindowLeases leases;
     private final byte[] token;
     private final StatusSession session;
     private final RefusalLog refusals;
 
     public StatusResource(@Location("status.html") Template page, @Location("status-sign-in.html") Template signInPage,
-            StatusConfig config, QueueSnapshots snapshots, Drainer drainer, RedisProbe redis, RefusalLog refusals) {
+            StatusConfig config, QueueSnapshots snapshots, Drainer drainer, RedisProbe redis, RefusalLog refusals,
+            WindowLeases leases) {
         this.refusals = refusals;
         this.page = page;
         this.signInPage = signInPage;
@@ -70,6 +73,7 @@ public class StatusResource {
         this.snapshots = snapshots;
         this.drainer = drainer;
         this.redis = redis;
+        this.leases = leases;
         Optional<String> t = config.token().filter(s -> !s.isBlank());
         this.token = t.map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
         this.session = t.map(s -> new StatusSession(s, config.sessionTtl())).orElse(null);
@@ -139,9 +143,20 @@ public class StatusResource {
                 .data("rows", rows)
                 .data("attention", attention)
                 .data("redis", redis.state())
+                .data("rateWindows", rateWindows(leases))
                 .data("openCircuits", drainer.openCircuits())
                 .data("refusals", refusals.latest(StatusBoard.REFUSALS_SHOWN))
                 .render();
+    }
+
+    /** How tenants' rate windows run on this replica: shared through Redis, on the local share, or per replica. */
+    static String rateWindows(WindowLeases leases) {
+        if (!leases.config().shared()) {
+            return "per replica";
+        }
+        int n = leases.replicas();
+        return leases.fallback() ? "local share (leases failing)"
+                : "shared by " + n + (n == 1 ? " replica" : " replicas");
     }
 
     private boolean matches(String given) {

@@ -16,6 +16,7 @@ import io.webhookbuffer.actor.TenantPipeline.Joined;
 import io.webhookbuffer.actor.TenantPipeline.RateLimited;
 import io.webhookbuffer.actor.TenantPipeline.Write;
 import io.webhookbuffer.queue.StoreOutcome;
+import io.webhookbuffer.ratelimit.LeasedWindow.Slot;
 
 class TenantPipelineTests {
 
@@ -28,16 +29,16 @@ class TenantPipelineTests {
         return pipeline.admit(id, waiter, now, LIMIT, WINDOW);
     }
 
-    private long write(String id, long now, int limit, int window) {
+    private Slot write(String id, long now, int limit, int window) {
         Admission admission = pipeline.admit(id, "first-" + id, now, limit, window);
         Write write = assertInstanceOf(Write.class, admission, id + " should be written");
-        return write.slotSecond();
+        return write.slot();
     }
 
     @Test
     void theFirstCopyIsWrittenWithItsSlotAtNow() {
         Write write = assertInstanceOf(Write.class, admit("evt_1", "w0", 500));
-        assertEquals(500, write.slotSecond());
+        assertEquals(500, write.slot().second());
         assertEquals(1, pipeline.inFlightCount());
         assertEquals(1, pipeline.windowUsed(500));
     }
@@ -50,16 +51,17 @@ class TenantPipelineTests {
         assertInstanceOf(Write.class, admit("evt_2", "x0", 501), "another id is independent");
         assertEquals(2, pipeline.inFlightCount());
 
-        List<String> waiters = pipeline.complete("evt_1", StoreOutcome.STORED, 500, 502);
+        List<String> waiters = pipeline.complete("evt_1", StoreOutcome.STORED, new Slot(500, false), 502);
         assertEquals(List.of("w1", "w2"), waiters, "the joined copies, in arrival order; not the writer itself");
         assertEquals(1, pipeline.inFlightCount());
-        assertEquals(List.of(), pipeline.complete("evt_2", StoreOutcome.STORED, 501, 502), "nobody joined evt_2");
+        assertEquals(List.of(), pipeline.complete("evt_2", StoreOutcome.STORED, new Slot(501, false), 502),
+                "nobody joined evt_2");
         assertEquals(0, pipeline.inFlightCount());
     }
 
     @Test
     void afterStoredTheIdIsADuplicate() {
-        long slot = write("evt_1", 500, LIMIT, WINDOW);
+        Slot slot = write("evt_1", 500, LIMIT, WINDOW);
         pipeline.complete("evt_1", StoreOutcome.STORED, slot, 500);
         assertInstanceOf(Duplicate.class, admit("evt_1", "w1", 500));
         assertInstanceOf(Duplicate.class, admit("evt_1", "w2", 10_000), "long after the window: still remembered");
@@ -68,7 +70,7 @@ class TenantPipelineTests {
 
     @Test
     void afterADuplicateOutcomeTheIdIsADuplicate() {
-        long slot = write("evt_1", 500, LIMIT, WINDOW);
+        Slot slot = write("evt_1", 500, LIMIT, WINDOW);
         pipeline.complete("evt_1", StoreOutcome.DUPLICATE, slot, 500);
         assertInstanceOf(Duplicate.class, admit("evt_1", "w1", 501));
     }
@@ -76,23 +78,23 @@ class TenantPipelineTests {
     @ParameterizedTest
     @EnumSource(value = StoreOutcome.class, names = { "FAILED", "NOT_STORABLE" })
     void afterFailedOrRefusedTheIdCanBeWrittenAgainAndTheWaitersAreReturned(StoreOutcome outcome) {
-        long slot = write("evt_1", 500, LIMIT, WINDOW);
+        Slot slot = write("evt_1", 500, LIMIT, WINDOW);
         assertInstanceOf(Joined.class, admit("evt_1", "w1", 500));
         List<String> waiters = pipeline.complete("evt_1", outcome, slot, 501);
         assertEquals(List.of("w1"), waiters);
         assertEquals(0, pipeline.inFlightCount());
 
         Write retry = assertInstanceOf(Write.class, admit("evt_1", "w2", 502));
-        assertEquals(502, retry.slotSecond());
+        assertEquals(502, retry.slot().second());
         assertInstanceOf(Joined.class, admit("evt_1", "w3", 502));
-        assertEquals(List.of("w3"), pipeline.complete("evt_1", StoreOutcome.STORED, 502, 503));
+        assertEquals(List.of("w3"), pipeline.complete("evt_1", StoreOutcome.STORED, new Slot(502, false), 503));
         assertInstanceOf(Duplicate.class, admit("evt_1", "w4", 503));
     }
 
     @ParameterizedTest
     @EnumSource(value = StoreOutcome.class, names = { "DUPLICATE", "FAILED", "NOT_STORABLE" })
     void anOutcomeThatStoredNothingGivesTheRateSlotBack(StoreOutcome outcome) {
-        long slot = write("evt_1", 500, 1, WINDOW);
+        Slot slot = write("evt_1", 500, 1, WINDOW);
         assertEquals(1, pipeline.windowUsed(500));
         assertInstanceOf(RateLimited.class, pipeline.admit("evt_2", "w", 500, 1, WINDOW), "the only slot is taken");
 
@@ -103,7 +105,7 @@ class TenantPipelineTests {
 
     @Test
     void aStoredOutcomeKeepsTheRateSlot() {
-        long slot = write("evt_1", 500, 1, WINDOW);
+        Slot slot = write("evt_1", 500, 1, WINDOW);
         pipeline.complete("evt_1", StoreOutcome.STORED, slot, 501);
         assertEquals(1, pipeline.windowUsed(501));
         assertInstanceOf(RateLimited.class, pipeline.admit("evt_2", "w", 501, 1, WINDOW));
@@ -112,7 +114,7 @@ class TenantPipelineTests {
 
     @Test
     void rateLimitedCarriesRetryAfterAndLeavesNothingInFlight() {
-        long slot = write("evt_1", 100, 1, 10);
+        Slot slot = write("evt_1", 100, 1, 10);
         pipeline.complete("evt_1", StoreOutcome.STORED, slot, 100);
 
         RateLimited limited = assertInstanceOf(RateLimited.class, pipeline.admit("evt_2", "w", 103, 1, 10));
@@ -125,7 +127,7 @@ class TenantPipelineTests {
 
     @Test
     void duplicatesAndJoinedCopiesNeverConsumeRateSlots() {
-        long slot = write("evt_1", 100, 2, 10);
+        Slot slot = write("evt_1", 100, 2, 10);
         for (int i = 0; i < 50; i++) {
             assertInstanceOf(Joined.class, pipeline.admit("evt_1", "j" + i, 100, 2, 10));
         }
@@ -140,7 +142,7 @@ class TenantPipelineTests {
 
     @Test
     void aKnownIdIsADuplicateEvenWhenTheWindowIsFull() {
-        long slot = write("evt_1", 100, 1, 10);
+        Slot slot = write("evt_1", 100, 1, 10);
         pipeline.complete("evt_1", StoreOutcome.STORED, slot, 100);
         assertInstanceOf(RateLimited.class, pipeline.admit("evt_2", "w", 100, 1, 10));
         assertInstanceOf(Duplicate.class, pipeline.admit("evt_1", "w", 100, 1, 10),
@@ -149,7 +151,7 @@ class TenantPipelineTests {
 
     @Test
     void aChangedLimitTakesEffect() {
-        long slot = write("a", 100, 1, 60);
+        Slot slot = write("a", 100, 1, 60);
         pipeline.complete("a", StoreOutcome.STORED, slot, 100);
         assertInstanceOf(RateLimited.class, pipeline.admit("b", "w", 101, 1, 60));
 
@@ -166,7 +168,7 @@ class TenantPipelineTests {
 
     @Test
     void aChangedWindowTakesEffect() {
-        long slot = write("a", 100, 1, 60);
+        Slot slot = write("a", 100, 1, 60);
         pipeline.complete("a", StoreOutcome.STORED, slot, 100);
         RateLimited longWindow = assertInstanceOf(RateLimited.class, pipeline.admit("b", "w", 105, 1, 60));
         assertEquals(55, longWindow.retryAfterSeconds());
@@ -183,7 +185,7 @@ class TenantPipelineTests {
         TenantPipeline<String> small = new TenantPipeline<>(2);
         for (String id : new String[] { "a", "b", "c" }) {
             assertInstanceOf(Write.class, small.admit(id, "w", 100, LIMIT, WINDOW));
-            small.complete(id, StoreOutcome.STORED, 100, 100);
+            small.complete(id, StoreOutcome.STORED, new Slot(100, false), 100);
         }
         assertInstanceOf(Duplicate.class, small.admit("b", "w", 100, LIMIT, WINDOW));
         assertInstanceOf(Duplicate.class, small.admit("c", "w", 100, LIMIT, WINDOW));
@@ -193,7 +195,7 @@ class TenantPipelineTests {
 
     @Test
     void completingAnUnknownIdReturnsNoWaitersAndStillRecordsTheOutcome() {
-        assertTrue(pipeline.complete("ghost", StoreOutcome.STORED, 100, 100).isEmpty());
+        assertTrue(pipeline.complete("ghost", StoreOutcome.STORED, new Slot(100, false), 100).isEmpty());
         assertEquals(0, pipeline.windowUsed(100));
         assertInstanceOf(Duplicate.class, admit("ghost", "w", 100));
     }

@@ -29,6 +29,7 @@ import io.webhookbuffer.ops.ManagementConfig;
 import io.webhookbuffer.ops.StatusConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.ingress.RefusalConfig;
+import io.webhookbuffer.cluster.RateLimitConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
 import io.webhookbuffer.tenant.TenantConfig;
@@ -47,7 +48,8 @@ class ConfigTableTests {
             ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class,
             UsageConfig.class, LifecycleConfig.class, MetricsConfig.class, HealthConfig.class, StatusConfig.class,
             ManagementConfig.class,
-            BenchConfig.class, WarmupConfig.class, SecretsConfig.class, RefusalConfig.class };
+            BenchConfig.class, WarmupConfig.class, SecretsConfig.class, RefusalConfig.class,
+            RateLimitConfig.class };
     /** Keys read by the local-mode config source rather than a mapping. */
     private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",
             "buffer.local.data-dir", ".webhook-buffer-data");

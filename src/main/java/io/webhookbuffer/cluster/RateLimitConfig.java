@@ -1,0 +1,34 @@
+package io.webhookbuffer.cluster;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Tenant windows shared across replicas ({@link LeasedWindow}, {@link WindowLeases}); docs/configuration.md. */
+@ConfigMapping(prefix = "buffer.ratelimit")
+public interface RateLimitConfig {
+
+    /**
+     * Whether a tenant's window is shared by every replica through Redis (leases of slots); false keeps one window per
+     * replica (a tenant is then admitted up to replicas x its limit).
+     */
+    @WithDefault("true")
+    boolean shared();
+
+    /** The most slots one lease takes; leases are also capped at limit / (20 x replicas), so the excess stays <= 7.5%. */
+    @WithDefault("100")
+    int maxLease();
+
+    /** How long a lease's slots are used before what is left is given back. */
+    @WithDefault("2s")
+    Duration leasePeriod();
+
+    /** How long a lease may take before admission falls back to the local share of the limit. */
+    @WithDefault("250ms")
+    Duration redisTimeout();
+
+    /** How often each replica renews its presence, which gives every replica the replica count. */
+    @WithDefault("5s")
+    Duration heartbeat();
+}
