@@ -24,8 +24,9 @@ import java.util.Map;
  * <p>When the shared window cannot be reached (Redis down or slower than its timeout), admission falls back to a local
  * sliding window of {@code ceil(limit / replicas)} (the replica count last seen): losing events is worse than admitting
  * a few too many. A lease is asked for again each {@code leasePeriod} meanwhile, without holding events; the first
- * grant ends the fallback (what the fallback admitted is not in the shared window: up to one share more per replica
- * in the window after an outage).
+ * grant ends the fallback. The local window counts every event this replica admitted, leased or not, so a replica
+ * that falls back mid-window admits only what is left of its share (what the fallback admitted is not in the shared
+ * window: up to one share more per replica * in the window after an outage).
  */
 public final class LeasedWindow {
 
@@ -129,6 +130,7 @@ public final class LeasedWindow {
         expire(now);
         if (left > 0) {
             left--;
+            local().record(now);
             return new Taken(new Slot(grantSecond, true));
         }
         if (now < deniedUntil) {
@@ -172,7 +174,6 @@ public final class LeasedWindow {
     public void granted(long second, int count, long retryAfterSeconds, long now) {
         requested = false;
         inFallback = false;
-        fallback = null;
         if (count <= 0) {
             deniedAt = now;
             deniedRetryAfter = Math.max(1, retryAfterSeconds);
@@ -220,7 +221,7 @@ public final class LeasedWindow {
         }
     }
 
-    /** Events the local (local-only or fallback) window counts at {@code now}; 0 when it is not in use. */
+    /** Events this replica's own window counts at {@code now} (every admission, leased or not); 0 before any. */
     public int usedLocally(long now) {
         return fallback == null ? 0 : fallback.used(now);
     }
@@ -249,12 +250,16 @@ public final class LeasedWindow {
         }
     }
 
-    private Take fromFallback(long now) {
-        int share = (limit + replicas - 1) / replicas;
-        if (fallback == null || fallback.limit() != share) {
-            fallback = new SlidingWindowLimiter(share, windowSeconds);
+    /** This replica's own window: every event it admitted, counted whatever the replica count (the share) does. */
+    private SlidingWindowLimiter local() {
+        if (fallback == null) {
+            fallback = new SlidingWindowLimiter(limit, windowSeconds);
         }
-        long retryAfter = fallback.tryAcquire(now);
+        return fallback;
+    }
+
+    private Take fromFallback(long now) {
+        long retryAfter = local().tryAcquire(now, (limit + replicas - 1) / replicas);
         return retryAfter > 0 ? new Denied(retryAfter) : new Taken(new Slot(now, false));
     }
 }

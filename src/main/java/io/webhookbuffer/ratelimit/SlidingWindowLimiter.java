@@ -50,10 +50,25 @@ public final class SlidingWindowLimiter {
      *         event leaves the window and a slot frees
      */
     public long tryAcquire(long nowSecond) {
+        return tryAcquire(nowSecond, limit);
+    }
+
+    /** {@link #tryAcquire(long)} against a lower cap than the limit (a replica's share of a shared limit). */
+    public long tryAcquire(long nowSecond, int cap) {
         evict(nowSecond);
-        if (total >= limit) {
+        if (total >= Math.min(cap, limit)) {
             return secondsUntilSlotFrees(nowSecond);
         }
+        record(nowSecond);
+        return 0;
+    }
+
+    /**
+     * Counts an event admitted at {@code nowSecond} by another authority (a lease of a shared window), even past the
+     * limit, so that this window, if it has to decide later, knows what was already admitted.
+     */
+    public void record(long nowSecond) {
+        evict(nowSecond);
         int i = index(nowSecond);
         if (seconds[i] != nowSecond) {
             seconds[i] = nowSecond;
@@ -61,7 +76,6 @@ public final class SlidingWindowLimiter {
         }
         counts[i]++;
         total++;
-        return 0;
     }
 
     /**

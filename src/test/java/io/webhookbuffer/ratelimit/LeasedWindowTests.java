@@ -147,6 +147,26 @@ class LeasedWindowTests {
     }
 
     @Test
+    void aReplicaThatFallsBackMidWindowAdmitsOnlyWhatIsLeftOfItsShare() {
+        LeasedWindow w = new LeasedWindow(90, 60, MAX_LEASE, PERIOD);
+        w.take(100, 3);
+        w.leaseWanted(100, true);
+        w.granted(5000, 20, 0, 100);
+        for (int i = 0; i < 20; i++) {
+            assertInstanceOf(Taken.class, w.take(100, 3));
+        }
+        w.leaseWanted(100, true);
+        w.failed(100);
+        int admitted = 0;
+        for (int i = 0; i < 50; i++) {
+            if (w.take(101, 3) instanceof Taken) {
+                admitted++;
+            }
+        }
+        assertEquals(10, admitted, "the share is 90 / 3 = 30, and 20 were admitted on leases in this window");
+    }
+
+    @Test
     void aLocalOnlyWindowNeverAsksForALease() {
         LeasedWindow w = LeasedWindow.localOnly(2, 10);
         assertInstanceOf(Taken.class, w.take(100, 5));
