@@ -66,15 +66,20 @@ class TwoReplicasIT {
     }
 
     private ServiceProcess start(String originUrl, String name) throws IOException {
-        ServiceProcess p = ServiceProcess.start("replica-" + name, Map.of(
+        ServiceProcess p = ServiceProcess.start("replica-" + name, quickDelivery(originUrl));
+        replicas.add(p);
+        return p;
+    }
+
+    /** A replica's settings in the replica tests: a short lease TTL, quick retries, batches of 10. */
+    static Map<String, String> quickDelivery(String originUrl) {
+        return Map.of(
                 "BUFFER_ORIGIN_BASE_URL", originUrl,
                 "BUFFER_DELIVERY_LEASE_TTL", "2s",
                 "BUFFER_DELIVERY_REQUEST_TIMEOUT", "1s",
                 "BUFFER_DELIVERY_SWEEP_INTERVAL", "500ms",
                 "BUFFER_DELIVERY_BACKOFF_BASE", "50ms",
                 "BUFFER_DELIVERY_BACKOFF_CAP", "500ms",
-                "BUFFER_DELIVERY_BATCH_SIZE", "10"));
-        replicas.add(p);
-        return p;
+                "BUFFER_DELIVERY_BATCH_SIZE", "10");
     }
 }
