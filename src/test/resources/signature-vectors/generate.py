@@ -66,7 +66,7 @@ def common(provider, secret, other, sign, body, dedupe, header, ts_cases=True, e
     out.append(vec("tampered-body", "Valid signature of the original body, sent with one digit changed.", provider,
                    [secret], h(secret, body), tampered, "BAD_SIGNATURE", public_url=public_url))
     out.append(vec("wrong-secret", "Signed with a secret the tenant does not have.", provider, [secret],
-                   h("not-the-tenant-secret" if provider != "standard-webhooks" else "whsec_" + b64(b"x" * 24), body),
+                   h("not-the-tenant-secret" if provider not in WHSEC_PROVIDERS else "whsec_" + b64(b"x" * 24), body),
                    body, "BAD_SIGNATURE", public_url=public_url))
     out.append(vec("missing-header", "No " + header + " header.", provider, [secret], dict(json_ct), body,
                    "MISSING_SIGNATURE", public_url=public_url))
@@ -86,6 +86,9 @@ def common(provider, secret, other, sign, body, dedupe, header, ts_cases=True, e
         out.append(vec("malformed-%d" % (i + 1), desc, provider, [secret], d, body, "MALFORMED_SIGNATURE",
                        public_url=public_url))
     return out
+
+
+WHSEC_PROVIDERS = ("standard-webhooks", "clerk", "resend")
 
 
 def write(provider, vectors):
@@ -360,6 +363,239 @@ def twilio():
     write("twilio", v)
 
 
+# ---- Common HMAC senders (issue 20) ----
+
+JSON_CT = {"Content-Type": "application/json"}
+
+
+def body_hmac(provider, header, alg, enc, prefix, body, dedupe=None, id_header=None, id_value=None, extra=None,
+              public_url=None, content=lambda b, u: b):
+    """A provider that signs the body (or body and URL) with no timestamp: the common cases plus malformed ones."""
+    s, o = provider + "-secret-current", provider + "-secret-previous"
+    encode = hexs if enc == "hex" else b64
+
+    def sig(k, b):
+        return prefix + encode(mac(alg, k, content(b, public_url)))
+
+    def sign(k, b, ts):
+        d = {header: sig(k, b)}
+        if id_header:
+            d[id_header] = id_value
+        return d
+    good = sig(s, body)
+    other_alg = hashlib.sha1 if alg is hashlib.sha256 else hashlib.sha256
+    bad = "zz" if enc == "hex" else "!!"
+    malformed = [({header: prefix + (bad + encode(mac(alg, s, body))[2:])}, "Not " + enc + " after the prefix."),
+                 ({header: prefix + encode(mac(other_alg, s, content(body, public_url)))},
+                  "A MAC of the other length (" + ("SHA-1" if other_alg is hashlib.sha1 else "SHA-256") + ").")]
+    if prefix:
+        malformed.append(({header: good[len(prefix):]}, "No " + prefix + " prefix."))
+    else:
+        malformed.append(({header: "sha256=" + good}, "An unexpected sha256= prefix."))
+    malformed.append(({header: (hexs(mac(alg, s, content(body, public_url))) if enc == "base64"
+                                else b64(mac(alg, s, content(body, public_url))))},
+                      ("Hex" if enc == "base64" else "Base64") + " instead of " + enc + "."))
+    return common(provider, s, o, sign, body, dedupe if (dedupe or not id_header) else id_value, header,
+                  ts_cases=False, extra=malformed + (extra or []), public_url=public_url)
+
+
+def stamped(provider, header, sig_of, ts_header=None, dedupe=None, ms=False, extra=None, public_url=None):
+    """A provider that signs a timestamp. sig_of(secret, body, ts) -> the signature header value."""
+    s, o = provider + "-secret-current", provider + "-secret-previous"
+
+    def sign(k, b, ts):
+        t = ts * 1000 if ms else ts
+        d = {header: sig_of(k, b, t)}
+        if ts_header:
+            d[ts_header] = str(t)
+        return d
+    return common(provider, s, o, sign, BODY, dedupe, header, extra=extra, public_url=public_url)
+
+
+
+def calendly():
+    s = "calendly-secret-current"
+    sig = lambda k, b, t: "t=%d,v1=%s" % (t, hexs(mac(hashlib.sha256, k, "%d.%s" % (t, b))))
+    write("calendly", stamped("calendly", "Calendly-Webhook-Signature", sig, extra=[
+        ({"Calendly-Webhook-Signature": "v1=" + hexs(mac(hashlib.sha256, s, "%d.%s" % (NOW, BODY)))}, "No t= parameter."),
+        ({"Calendly-Webhook-Signature": "t=%d" % NOW}, "No v1 signature."),
+        ({"Calendly-Webhook-Signature": "t=%d;v1=%s" % (NOW, hexs(mac(hashlib.sha256, s, "%d.%s" % (NOW, BODY))))},
+         "Semicolon instead of comma.")]))
+
+
+HUBSPOT_URL = "https://hooks.example.com/webhook/hubspot-portal?source=hubspot"
+
+
+def hubspot():
+    s = "hubspot-secret-current"
+    content = lambda b, t: "POST" + HUBSPOT_URL + b + str(t)
+    sig = lambda k, b, t: b64(mac(hashlib.sha256, k, content(b, t)))
+    v = stamped("hubspot", "X-HubSpot-Signature-v3", sig, ts_header="X-HubSpot-Request-Timestamp", ms=True,
+                public_url=HUBSPOT_URL, extra=[
+        ({"X-HubSpot-Signature-v3": sig(s, BODY, NOW_MS)}, "No X-HubSpot-Request-Timestamp."),
+        ({"X-HubSpot-Signature-v3": hexs(mac(hashlib.sha256, s, content(BODY, NOW_MS))),
+          "X-HubSpot-Request-Timestamp": str(NOW_MS)}, "Hex instead of base64."),
+        ({"X-HubSpot-Signature-v3": sig(s, BODY, NOW_MS), "X-HubSpot-Request-Timestamp": "%d.5" % NOW_MS},
+         "A fractional timestamp.")])
+    v.append(vec("other-url", "Signed over the URL seen behind a proxy, not the configured public URL.", "hubspot",
+                 ["hubspot-secret-current"], JSON_CT | {"X-HubSpot-Request-Timestamp": str(NOW_MS),
+                 "X-HubSpot-Signature-v3": b64(mac(hashlib.sha256, s, "POSThttp://10.0.0.5:8080/webhook/h" + BODY + str(NOW_MS)))},
+                 BODY, "BAD_SIGNATURE", public_url=HUBSPOT_URL))
+    v.append(vec("seconds-timestamp", "The timestamp in seconds where HubSpot sends milliseconds: far outside the window.",
+                 "hubspot", [s], JSON_CT | {"X-HubSpot-Request-Timestamp": str(NOW),
+                                            "X-HubSpot-Signature-v3": sig(s, BODY, NOW)},
+                 BODY, "STALE_TIMESTAMP", public_url=HUBSPOT_URL))
+    write("hubspot", v)
+
+
+
+
+
+def mux():
+    s = "mux-secret-current"
+    body = '{"type":"video.asset.ready","id":"3a56ac3d-33da-4366-855b-f592d898409d","data":{"amount":4200}}'
+    sig = lambda k, b, t: "t=%d,v1=%s" % (t, hexs(mac(hashlib.sha256, k, "%d.%s" % (t, b))))
+    o = "mux-secret-previous"
+    v = common("mux", s, o, lambda k, b, ts: {"Mux-Signature": sig(k, b, ts)}, body,
+               "3a56ac3d-33da-4366-855b-f592d898409d", "Mux-Signature", extra=[
+        ({"Mux-Signature": "t=%d,v2=%s" % (NOW, hexs(mac(hashlib.sha256, s, "%d.%s" % (NOW, body))))}, "Only an unknown scheme v2."),
+        ({"Mux-Signature": "t=%d,v1=%s" % (NOW, b64(mac(hashlib.sha256, s, "%d.%s" % (NOW, body))))}, "v1 is base64, not hex.")])
+    write("mux", v)
+
+
+
+
+def pagerduty():
+    body = '{"event":{"id":"01DEN4HPBQAAAG05V5QQYBRZMF","event_type":"incident.triggered","data":{"amount":4200}}}'
+    s = "pagerduty-secret-current"
+    v = body_hmac("pagerduty", "X-PagerDuty-Signature", hashlib.sha256, "hex", "v1=", body)
+    good = "v1=" + hexs(mac(hashlib.sha256, s, body))
+    v.append(vec("several-signatures", "Two v1 entries (PagerDuty sends one per active secret); the second matches.",
+                 "pagerduty", [s], JSON_CT | {"X-PagerDuty-Signature": "v1=" + "ab" * 32 + "," + good}, body, "NONE"))
+    write("pagerduty", v)
+
+
+
+def svix_alias(provider):
+    """Clerk and Resend send through Svix: svix-* headers, the Standard Webhooks scheme."""
+    s, o = "whsec_" + b64((provider + "-current-signing-key!!").encode()), "whsec_" + b64((provider + "-previous-key").encode())
+    key = lambda k: base64.b64decode(k[len("whsec_"):])
+    msg_id = "msg_2b1" + provider.upper() + "0000000000000"
+
+    def sign(k, b, ts):
+        return {"svix-id": msg_id, "svix-timestamp": str(ts),
+                "svix-signature": "v1," + b64(mac(hashlib.sha256, key(k), "%s.%d.%s" % (msg_id, ts, b)))}
+    good = sign(s, BODY, NOW)["svix-signature"]
+    return common(provider, s, o, sign, BODY, msg_id, "svix-signature", extra=[
+        ({"svix-id": msg_id, "svix-timestamp": str(NOW), "svix-signature": good[3:]}, "No v1, prefix."),
+        ({"svix-timestamp": str(NOW), "svix-signature": good}, "No svix-id (it is signed)."),
+        ({"svix-id": msg_id, "svix-signature": good}, "No svix-timestamp.")])
+
+
+def clerk():
+    write("clerk", svix_alias("clerk"))
+
+
+def resend():
+    write("resend", svix_alias("resend"))
+
+
+
+
+def workos():
+    s = "workos-secret-current"
+    sig = lambda k, b, t: "t=%d, v1=%s" % (t, hexs(mac(hashlib.sha256, k, "%d.%s" % (t, b))))
+    v = stamped("workos", "WorkOS-Signature", sig, ms=True, dedupe="evt_1NG8Du2eZvKYlo2C", extra=[
+        ({"WorkOS-Signature": "v1=" + hexs(mac(hashlib.sha256, s, "%d.%s" % (NOW_MS, BODY)))}, "No t= parameter."),
+        ({"WorkOS-Signature": "t=%d, v1=%s" % (NOW_MS, b64(mac(hashlib.sha256, s, "%d.%s" % (NOW_MS, BODY))))}, "v1 is base64.")])
+    v.append(vec("within-default-tolerance", "Signed 170 s before the receive time: inside WorkOS's 180 s.", "workos",
+                 [s], JSON_CT | {"WorkOS-Signature": sig(s, BODY, NOW_MS - 170_000)}, BODY, "NONE",
+                 dedupe="evt_1NG8Du2eZvKYlo2C"))
+    v.append(vec("outside-default-tolerance", "Signed 190 s before the receive time: outside WorkOS's 180 s.", "workos",
+                 [s], JSON_CT | {"WorkOS-Signature": sig(s, BODY, NOW_MS - 190_000)}, BODY, "STALE_TIMESTAMP"))
+    write("workos", v)
+
+
+def webflow():
+    s = "webflow-secret-current"
+    sig = lambda k, b, t: hexs(mac(hashlib.sha256, k, "%d:%s" % (t, b)))
+    write("webflow", stamped("webflow", "x-webflow-signature", sig, ts_header="x-webflow-timestamp", ms=True, extra=[
+        ({"x-webflow-signature": sig(s, BODY, NOW_MS)}, "No x-webflow-timestamp."),
+        ({"x-webflow-signature": "sha256=" + sig(s, BODY, NOW_MS), "x-webflow-timestamp": str(NOW_MS)},
+         "An unexpected sha256= prefix."),
+        ({"x-webflow-signature": sig(s, BODY, NOW_MS), "x-webflow-timestamp": "+" + str(NOW_MS)}, "A signed timestamp.")]))
+
+
+def circleci():
+    body = '{"id":"3888f21b-eaa7-38e3-8f3d-75a63bba8895","type":"workflow-completed","amount":4200}'
+    s = "circleci-secret-current"
+    v = body_hmac("circleci", "circleci-signature", hashlib.sha256, "hex", "v1=", body,
+                  dedupe="3888f21b-eaa7-38e3-8f3d-75a63bba8895")
+    v.append(vec("other-versions-ignored", "A future v2 entry beside the matching v1: the unknown version is ignored.",
+                 "circleci", [s], JSON_CT | {"circleci-signature": "v2=00ff,v1=" + hexs(mac(hashlib.sha256, s, body))},
+                 body, "NONE", dedupe="3888f21b-eaa7-38e3-8f3d-75a63bba8895"))
+    write("circleci", v)
+
+
+
+TRELLO_URL = "https://hooks.example.com/webhook/trello-board?board=1"
+
+
+def trello():
+    body = '{"action":{"type":"updateCard","data":{"amount":4200}},"model":{"id":"4d5ea62fd76aa1136000000c"}}'
+    v = body_hmac("trello", "X-Trello-Webhook", hashlib.sha1, "base64", "", body, public_url=TRELLO_URL,
+                  content=lambda b, u: b + u)
+    v.append(vec("other-url", "Signed with another callback URL than the configured public URL.", "trello",
+                 ["trello-secret-current"], JSON_CT | {"X-Trello-Webhook": b64(mac(hashlib.sha1, "trello-secret-current",
+                 body + "http://10.0.0.5:8080/webhook/t"))}, body, "BAD_SIGNATURE", public_url=TRELLO_URL))
+    write("trello", v)
+
+
+# Senders that sign the body alone: (provider, header, hash, encoding, prefix, body, dedupe id, id header, id value).
+BODY_SIGNERS = [
+    ("typeform", "Typeform-Signature", hashlib.sha256, "base64", "sha256=",
+     '{"event_id":"01HXYZTYPEFORM0000000000","event_type":"form_response","form_response":{"amount":4200}}',
+     "01HXYZTYPEFORM0000000000", None, None),
+    ("lemon-squeezy", "X-Signature", hashlib.sha256, "hex", "",
+     '{"meta":{"event_name":"order_created"},"data":{"type":"orders","id":"1","attributes":{"total":4200}}}',
+     None, None, None),
+    ("woocommerce", "X-WC-Webhook-Signature", hashlib.sha256, "base64", "",
+     '{"id":727,"status":"processing","currency":"USD","total":"4200.00"}',
+     None, "X-WC-Webhook-Delivery-ID", "8b4e6a2c0d5f4e1a9c3b7d6e5f4a3b2c"),
+    ("razorpay", "X-Razorpay-Signature", hashlib.sha256, "hex", "",
+     '{"entity":"event","account_id":"acc_BFQ7uQEaa7j2z7","event":"payment.captured","payload":{"amount":4200}}',
+     None, "x-razorpay-event-id", "KHnCE2Lq6Bl7sX"),
+    ("bitbucket", "X-Hub-Signature", hashlib.sha256, "hex", "sha256=",
+     '{"push":{"changes":[{"new":{"name":"main"}}]},"repository":{"full_name":"team/repo"},"amount":4200}',
+     None, "X-Request-UUID", "0e2c1ab5-7a0e-4d8d-9c70-3f5d8c7a9b41"),
+    ("sentry", "Sentry-Hook-Signature", hashlib.sha256, "hex", "",
+     '{"action":"created","installation":{"uuid":"a8e5d37a-696c-4c54-adb5-b3f28d64c7de"},"data":{"amount":4200}}',
+     None, "Request-ID", "6d4c8a10-2f0b-4c4e-8f2e-0b8a7c6d5e4f"),
+    ("vercel", "x-vercel-signature", hashlib.sha1, "hex", "",
+     '{"id":"uev_0123456789abcdef","type":"deployment.created","payload":{"amount":4200}}',
+     "uev_0123456789abcdef", None, None),
+    ("gitea", "X-Gitea-Signature", hashlib.sha256, "hex", "",
+     '{"ref":"refs/heads/develop","before":"28e1879d029cb852e4844d9c718537df08844e03","amount":4200}',
+     None, "X-Gitea-Delivery", "f6266f16-1bf3-46a5-9ea4-602e06ead473"),
+    ("coinbase-commerce", "X-CC-Webhook-Signature", hashlib.sha256, "hex", "",
+     '{"id":1,"scheduled_for":"2026-01-01T00:00:00Z","event":{"id":"24934862-d980-46cb-9402-43c81b0cdba6",'
+     '"type":"charge:created","amount":4200}}', None, None, None),
+    ("clickup", "X-Signature", hashlib.sha256, "hex", "",
+     '{"webhook_id":"7689a169-a000-4985-8676-6902b96d6627","event":"taskCreated","task_id":"c0j","amount":4200}',
+     None, None, None),
+]
+
+
+def body_signers():
+    for provider, header, alg, enc, prefix, body, dedupe, id_header, id_value in BODY_SIGNERS:
+        write(provider, body_hmac(provider, header, alg, enc, prefix, body, dedupe=dedupe, id_header=id_header,
+                                  id_value=id_value))
+
+
+COMMON_HMAC_SENDERS = (body_signers, calendly, hubspot, mux, pagerduty, clerk, resend, workos, webflow, circleci, trello)
+
+
 if __name__ == "__main__":
-    for f in (stripe, github, shopify, slack, standard_webhooks, paddle, square, linear, zoom, intercom, gitlab, twilio):
+    for f in (stripe, github, shopify, slack, standard_webhooks, paddle, square, linear, zoom, intercom, gitlab, twilio)\
+            + COMMON_HMAC_SENDERS:
         f()

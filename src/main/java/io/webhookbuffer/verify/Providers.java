@@ -33,6 +33,27 @@ public final class Providers {
     public static final String INTERCOM = "intercom";
     public static final String GITLAB = "gitlab";
     public static final String TWILIO = "twilio";
+    // Common HMAC senders (issue 20).
+    public static final String TYPEFORM = "typeform";
+    public static final String CALENDLY = "calendly";
+    public static final String HUBSPOT = "hubspot";
+    public static final String LEMON_SQUEEZY = "lemon-squeezy";
+    public static final String WOOCOMMERCE = "woocommerce";
+    public static final String RAZORPAY = "razorpay";
+    public static final String MUX = "mux";
+    public static final String BITBUCKET = "bitbucket";
+    public static final String SENTRY = "sentry";
+    public static final String PAGERDUTY = "pagerduty";
+    public static final String VERCEL = "vercel";
+    public static final String CLERK = "clerk";
+    public static final String RESEND = "resend";
+    public static final String GITEA = "gitea";
+    public static final String COINBASE_COMMERCE = "coinbase-commerce";
+    public static final String WORKOS = "workos";
+    public static final String WEBFLOW = "webflow";
+    public static final String CIRCLECI = "circleci";
+    public static final String CLICKUP = "clickup";
+    public static final String TRELLO = "trello";
     /** The tenant's own scheme ({@code customScheme} in the tenant command). */
     public static final String CUSTOM = "custom";
 
@@ -41,12 +62,18 @@ public final class Providers {
     private static final int PADDLE_TOLERANCE = 5;
     /** Linear's documentation asks for the webhookTimestamp to be within a minute. */
     private static final int LINEAR_TOLERANCE = 60;
+    /** WorkOS's SDKs allow 180 s. */
+    private static final int WORKOS_TOLERANCE = 180;
     private static final int MAX_CACHED = 10_000;
 
     private static final Map<String, SignatureScheme> SCHEMES = schemes();
     private static final Map<String, SignatureVerifier> FIXED = fixed();
     private static final List<String> NAMES = names(GENERIC, STRIPE, GITHUB, SHOPIFY, SLACK, STANDARD_WEBHOOKS, PADDLE,
-            SQUARE, LINEAR, ZOOM, INTERCOM, GITLAB, TWILIO, CUSTOM);
+            SQUARE, LINEAR, ZOOM, INTERCOM, GITLAB, TWILIO,
+            // Common HMAC senders (issue 20).
+            TYPEFORM, CALENDLY, HUBSPOT, LEMON_SQUEEZY, WOOCOMMERCE, RAZORPAY, MUX, BITBUCKET, SENTRY, PAGERDUTY, VERCEL,
+            CLERK, RESEND, GITEA, COINBASE_COMMERCE, WORKOS, WEBFLOW, CIRCLECI, CLICKUP, TRELLO,
+            CUSTOM);
     /** Verifiers bound to a tenant's settings (URL, tolerance, custom scheme), built once per distinct setting. */
     private static final Map<Settings, SignatureVerifier> BOUND = new ConcurrentHashMap<>();
 
@@ -82,7 +109,46 @@ public final class Providers {
                 .build());
         m.put(INTERCOM, SignatureScheme.builder("X-Hub-Signature").algorithm(Algorithm.SHA1).prefix("sha1=")
                 .dedupeBodyField("id").build());
+        commonHmacSenders(m);
         return Collections.unmodifiableMap(m);
+    }
+
+    /** Common HMAC senders (issue 20): each scheme as its provider's documentation states it (docs/providers.md). */
+    private static void commonHmacSenders(Map<String, SignatureScheme> m) {
+        m.put(TYPEFORM, SignatureScheme.builder("Typeform-Signature").encoding(Encoding.BASE64).prefix("sha256=")
+                .dedupeBodyField("event_id").build());
+        m.put(CALENDLY, SignatureScheme.builder("Calendly-Webhook-Signature").params(",", "v1")
+                .timestampFromParam("t", DEFAULT_TOLERANCE).signedContent("{ts}.{body}").build());
+        m.put(HUBSPOT, SignatureScheme.builder("X-HubSpot-Signature-v3").encoding(Encoding.BASE64)
+                .timestampFromHeader(DEFAULT_TOLERANCE, "X-HubSpot-Request-Timestamp")
+                .timestampUnit(TimestampUnit.MILLISECONDS).signedContent("POST{url}{body}{ts}").build());
+        m.put(LEMON_SQUEEZY, SignatureScheme.builder("X-Signature").build());
+        m.put(WOOCOMMERCE, SignatureScheme.builder("X-WC-Webhook-Signature").encoding(Encoding.BASE64)
+                .dedupeHeaders("X-WC-Webhook-Delivery-ID").build());
+        m.put(RAZORPAY, SignatureScheme.builder("X-Razorpay-Signature").dedupeHeaders("x-razorpay-event-id").build());
+        m.put(MUX, SignatureScheme.builder("Mux-Signature").params(",", "v1")
+                .timestampFromParam("t", DEFAULT_TOLERANCE).signedContent("{ts}.{body}").dedupeBodyField("id").build());
+        m.put(BITBUCKET, SignatureScheme.builder("X-Hub-Signature").prefix("sha256=").dedupeHeaders("X-Request-UUID")
+                .build());
+        m.put(SENTRY, SignatureScheme.builder("Sentry-Hook-Signature").dedupeHeaders("Request-ID").build());
+        m.put(PAGERDUTY, SignatureScheme.builder("X-PagerDuty-Signature").prefix("v1=").list(",").build());
+        m.put(VERCEL, SignatureScheme.builder("x-vercel-signature").algorithm(Algorithm.SHA1).dedupeBodyField("id")
+                .build());
+        // Clerk and Resend send through Svix: the Standard Webhooks scheme under their own names.
+        m.put(CLERK, m.get(STANDARD_WEBHOOKS));
+        m.put(RESEND, m.get(STANDARD_WEBHOOKS));
+        m.put(GITEA, SignatureScheme.builder("X-Gitea-Signature").dedupeHeaders("X-Gitea-Delivery").build());
+        m.put(COINBASE_COMMERCE, SignatureScheme.builder("X-CC-Webhook-Signature").build());
+        m.put(WORKOS, SignatureScheme.builder("WorkOS-Signature").params(",", "v1")
+                .timestampFromParam("t", WORKOS_TOLERANCE).timestampUnit(TimestampUnit.MILLISECONDS)
+                .signedContent("{ts}.{body}").dedupeBodyField("id").build());
+        m.put(WEBFLOW, SignatureScheme.builder("x-webflow-signature")
+                .timestampFromHeader(DEFAULT_TOLERANCE, "x-webflow-timestamp").timestampUnit(TimestampUnit.MILLISECONDS)
+                .signedContent("{ts}:{body}").build());
+        m.put(CIRCLECI, SignatureScheme.builder("circleci-signature").params(",", "v1").dedupeBodyField("id").build());
+        m.put(CLICKUP, SignatureScheme.builder("X-Signature").build());
+        m.put(TRELLO, SignatureScheme.builder("X-Trello-Webhook").algorithm(Algorithm.SHA1).encoding(Encoding.BASE64)
+                .signedContent("{body}{url}").build());
     }
 
     private static Map<String, SignatureVerifier> fixed() {

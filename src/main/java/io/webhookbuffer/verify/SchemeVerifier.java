@@ -224,8 +224,9 @@ public final class SchemeVerifier implements SignatureVerifier {
             String item = header.substring(start, end).strip();
             start = end + separator.length();
             if (item.isEmpty()) {
-                // Repeated separators: a list tolerates them (Standard Webhooks pads with spaces), parameters do not.
-                if (scheme.layout() == Layout.PARAMS) {
+                // Repeated separators: a space-separated list tolerates them (Standard Webhooks pads with spaces);
+                // parameters and lists with another separator (PagerDuty's comma) do not.
+                if (scheme.layout() == Layout.PARAMS || !separator.isBlank()) {
                     return null;
                 }
                 continue;

@@ -26,13 +26,19 @@ public final class SignatureVectors {
 
     /** Every provider with a vector file; the file name is the provider name. */
     public static final List<String> PROVIDERS = List.of("generic", "stripe", "github", "shopify", "slack",
-            "standard-webhooks", "paddle", "square", "linear", "zoom", "intercom", "gitlab", "twilio");
+            "standard-webhooks", "paddle", "square", "linear", "zoom", "intercom", "gitlab", "twilio",
+            // Common HMAC senders (issue 20).
+            "typeform", "calendly", "hubspot", "lemon-squeezy", "woocommerce", "razorpay", "mux", "bitbucket", "sentry",
+            "pagerduty", "vercel", "clerk", "resend", "gitea", "coinbase-commerce", "workos", "webflow", "circleci",
+            "clickup", "trello");
 
     /**
      * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every
      * other provider's id comes from the signed body or a signed header.
      */
-    public static final Set<String> UNSIGNED_IDS = Set.of("generic", "github", "shopify", "linear", "gitlab", "twilio");
+    public static final Set<String> UNSIGNED_IDS = Set.of("generic", "github", "shopify", "linear", "gitlab", "twilio",
+            // Common HMAC senders (issue 20).
+            "woocommerce", "razorpay", "bitbucket", "sentry", "gitea");
 
     private SignatureVectors() {
     }

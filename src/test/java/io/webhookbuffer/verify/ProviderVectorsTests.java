@@ -178,11 +178,14 @@ class ProviderVectorsTests {
     }
 
     /** Headers a scheme does not verify (content type, dedupe ids): changing them cannot make a request fail. */
+    private static final Set<String> UNSIGNED_HEADERS = Set.of("content-type", "x-github-delivery",
+            "x-shopify-webhook-id", "linear-delivery", "x-gitlab-event-uuid", "idempotency-key",
+            "i-twilio-idempotency-token",
+            // Common HMAC senders (issue 20): delivery ids outside the signature.
+            "x-wc-webhook-delivery-id", "x-razorpay-event-id", "x-request-uuid", "request-id", "x-gitea-delivery");
+
     private static boolean isUnsignedHeader(String header) {
-        String h = header.toLowerCase(Locale.ROOT);
-        return h.equals("content-type") || h.equals("x-github-delivery") || h.equals("x-shopify-webhook-id")
-                || h.equals("linear-delivery") || h.equals("x-gitlab-event-uuid") || h.equals("idempotency-key")
-                || h.equals("i-twilio-idempotency-token");
+        return UNSIGNED_HEADERS.contains(header.toLowerCase(Locale.ROOT));
     }
 
     @Test
