@@ -79,8 +79,27 @@ public final class SignatureVectors {
         return out;
     }
 
+    /**
+     * The vectors made by the providers' own SDKs ({@code signature-vectors/sdk/make.js}), one file per SDK; each
+     * vector names its provider.
+     */
+    public static final List<String> SDK_FILES = List.of("sdk-stripe", "sdk-github", "sdk-standard-webhooks",
+            "sdk-svix", "sdk-clerk", "sdk-resend", "sdk-twilio");
+
+    public static List<Vector> sdk() {
+        List<Vector> out = new ArrayList<>();
+        for (String file : SDK_FILES) {
+            out.addAll(read("/signature-vectors/sdk/" + file + ".json", null));
+        }
+        return out;
+    }
+
     public static List<Vector> of(String provider) {
-        String resource = "/signature-vectors/" + provider + ".json";
+        return read("/signature-vectors/" + provider + ".json", provider);
+    }
+
+    /** The vectors of one file; {@code provider} null takes each vector's own {@code provider} field. */
+    private static List<Vector> read(String resource, String provider) {
         JsonNode root;
         try (InputStream in = SignatureVectors.class.getResourceAsStream(resource)) {
             if (in == null) {
@@ -104,7 +123,8 @@ public final class SignatureVectors {
                 Map<String, String> h = handshake;
                 node.get("handshake").fields().forEachRemaining(e -> h.put(e.getKey(), e.getValue().textValue()));
             }
-            vectors.add(new Vector(provider, node.get("name").textValue(), node.get("description").textValue(),
+            vectors.add(new Vector(provider != null ? provider : node.get("provider").textValue(),
+                    node.get("name").textValue(), node.get("description").textValue(),
                     secrets, text(node, "publicUrl"), node.has("receivedAt") ? node.get("receivedAt").longValue() : null,
                     headers, body, VerificationFailure.valueOf(node.get("expected").textValue()),
                     text(node, "dedupeId"), handshake));

@@ -33,8 +33,10 @@ class ProviderVectorsTests {
 
     private static final String UNICODE_PIECES = "0123456789abcdef=,;: v\u0663\uff21\u00a0\u2003\u200b\ufeff";
 
+    /** generate.py's vectors and those the providers' SDKs made (signature-vectors/sdk/make.js). */
     static Stream<Arguments> vectors() {
-        return SignatureVectors.all().stream().map(v -> Arguments.of(v.toString(), v));
+        return Stream.concat(SignatureVectors.all().stream(), SignatureVectors.sdk().stream())
+                .map(v -> Arguments.of(v.toString(), v));
     }
 
     static SignatureVerifier verifier(Vector v) {
@@ -85,6 +87,25 @@ class ProviderVectorsTests {
                     provider + ": a stale vector exactly when the scheme signs a timestamp");
             assertTrue(names.contains("tampered-body") && names.contains("wrong-secret") || "generic".equals(provider),
                     provider + " has tampered-body and wrong-secret");
+        }
+    }
+
+    /** Each SDK file has an accepted, a tampered and a wrong-secret vector, all for shipped providers. */
+    @Test
+    void theSdkVectorsCoverTheirProviders() {
+        List<Vector> sdk = SignatureVectors.sdk();
+        Set<String> providers = new HashSet<>();
+        Set<String> names = new HashSet<>();
+        for (Vector v : sdk) {
+            assertTrue(Providers.isKnown(v.provider()), v.toString());
+            assertTrue(names.add(v.name()), "duplicate SDK vector " + v.name());
+            providers.add(v.provider());
+        }
+        assertEquals(Set.of("stripe", "github", "standard-webhooks", "clerk", "resend", "twilio"), providers);
+        for (String file : SignatureVectors.SDK_FILES) {
+            for (String c : List.of("-valid", "-tampered-body", "-wrong-secret")) {
+                assertTrue(names.contains(file + c), file + c);
+            }
         }
     }
 
