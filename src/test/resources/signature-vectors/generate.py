@@ -6,6 +6,7 @@ examples (GitHub, Slack, Standard Webhooks) are copied verbatim and cited in the
 changing a case: python3 generate.py
 """
 import base64
+import datetime
 import hashlib
 import hmac
 import json
@@ -592,7 +593,31 @@ def body_signers():
                                   id_value=id_value))
 
 
-COMMON_HMAC_SENDERS = (body_signers, calendly, hubspot, mux, pagerduty, clerk, resend, workos, webflow, circleci, trello)
+def iso(ts):
+    return datetime.datetime.fromtimestamp(ts, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def zendesk():
+    s, o = "dGhpc19zZWNyZXRfaXNfZm9yX3Rlc3Rpbmdfb25seQ==", "zendesk-signing-secret-previous"
+    inv = "8350205582"
+    sig = lambda k, b, t: b64(mac(hashlib.sha256, k, t + b))
+    sign = lambda k, b, ts: {"X-Zendesk-Webhook-Signature": sig(k, b, iso(ts)),
+                             "X-Zendesk-Webhook-Signature-Timestamp": iso(ts), "x-zendesk-webhook-invocation-id": inv}
+    v = common("zendesk", s, o, sign, BODY, inv, "X-Zendesk-Webhook-Signature", extra=[
+        ({"X-Zendesk-Webhook-Signature": sig(s, BODY, str(NOW)), "X-Zendesk-Webhook-Signature-Timestamp": str(NOW)},
+         "Epoch seconds where Zendesk sends an ISO 8601 time."),
+        ({"X-Zendesk-Webhook-Signature": sig(s, BODY, "2026-01-01T00:00:00.000Z"),
+          "X-Zendesk-Webhook-Signature-Timestamp": "2026-01-01T00:00:00.000Z"}, "Fractional seconds."),
+        ({"X-Zendesk-Webhook-Signature": sig(s, BODY, "2026-01-01T01:00:00+01:00"),
+          "X-Zendesk-Webhook-Signature-Timestamp": "2026-01-01T01:00:00+01:00"}, "An offset instead of Z."),
+        ({"X-Zendesk-Webhook-Signature": sig(s, BODY, "2026-02-30T00:00:00Z"),
+          "X-Zendesk-Webhook-Signature-Timestamp": "2026-02-30T00:00:00Z"}, "February 30."),
+        ({"X-Zendesk-Webhook-Signature": sig(s, BODY, iso(NOW))}, "No X-Zendesk-Webhook-Signature-Timestamp.")])
+    write("zendesk", v)
+
+
+COMMON_HMAC_SENDERS = (body_signers, calendly, hubspot, mux, pagerduty, clerk, resend, workos, webflow, circleci, trello,
+                       zendesk)
 
 
 if __name__ == "__main__":

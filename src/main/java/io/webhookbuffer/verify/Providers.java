@@ -54,6 +54,7 @@ public final class Providers {
     public static final String CIRCLECI = "circleci";
     public static final String CLICKUP = "clickup";
     public static final String TRELLO = "trello";
+    public static final String ZENDESK = "zendesk";
     /** The tenant's own scheme ({@code customScheme} in the tenant command). */
     public static final String CUSTOM = "custom";
 
@@ -73,6 +74,7 @@ public final class Providers {
             // Common HMAC senders (issue 20).
             TYPEFORM, CALENDLY, HUBSPOT, LEMON_SQUEEZY, WOOCOMMERCE, RAZORPAY, MUX, BITBUCKET, SENTRY, PAGERDUTY, VERCEL,
             CLERK, RESEND, GITEA, COINBASE_COMMERCE, WORKOS, WEBFLOW, CIRCLECI, CLICKUP, TRELLO,
+            ZENDESK,
             CUSTOM);
     /** Verifiers bound to a tenant's settings (URL, tolerance, custom scheme), built once per distinct setting. */
     private static final Map<Settings, SignatureVerifier> BOUND = new ConcurrentHashMap<>();
@@ -149,6 +151,10 @@ public final class Providers {
         m.put(CLICKUP, SignatureScheme.builder("X-Signature").build());
         m.put(TRELLO, SignatureScheme.builder("X-Trello-Webhook").algorithm(Algorithm.SHA1).encoding(Encoding.BASE64)
                 .signedContent("{body}{url}").build());
+        m.put(ZENDESK, SignatureScheme.builder("X-Zendesk-Webhook-Signature").encoding(Encoding.BASE64)
+                .timestampFromHeader(DEFAULT_TOLERANCE, "X-Zendesk-Webhook-Signature-Timestamp")
+                .timestampUnit(TimestampUnit.ISO_8601).signedContent("{ts}{body}")
+                .dedupeHeaders("x-zendesk-webhook-invocation-id").build());
     }
 
     private static Map<String, SignatureVerifier> fixed() {

@@ -30,7 +30,7 @@ public final class SignatureVectors {
             // Common HMAC senders (issue 20).
             "typeform", "calendly", "hubspot", "lemon-squeezy", "woocommerce", "razorpay", "mux", "bitbucket", "sentry",
             "pagerduty", "vercel", "clerk", "resend", "gitea", "coinbase-commerce", "workos", "webflow", "circleci",
-            "clickup", "trello");
+            "clickup", "trello", "zendesk");
 
     /**
      * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every
@@ -38,7 +38,7 @@ public final class SignatureVectors {
      */
     public static final Set<String> UNSIGNED_IDS = Set.of("generic", "github", "shopify", "linear", "gitlab", "twilio",
             // Common HMAC senders (issue 20).
-            "woocommerce", "razorpay", "bitbucket", "sentry", "gitea");
+            "woocommerce", "razorpay", "bitbucket", "sentry", "gitea", "zendesk");
 
     private SignatureVectors() {
     }

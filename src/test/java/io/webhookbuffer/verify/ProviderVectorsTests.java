@@ -203,7 +203,8 @@ class ProviderVectorsTests {
             "x-shopify-webhook-id", "linear-delivery", "x-gitlab-event-uuid", "idempotency-key",
             "i-twilio-idempotency-token",
             // Common HMAC senders (issue 20): delivery ids outside the signature.
-            "x-wc-webhook-delivery-id", "x-razorpay-event-id", "x-request-uuid", "request-id", "x-gitea-delivery");
+            "x-wc-webhook-delivery-id", "x-razorpay-event-id", "x-request-uuid", "request-id", "x-gitea-delivery",
+            "x-zendesk-webhook-invocation-id");
 
     private static boolean isUnsignedHeader(String header) {
         return UNSIGNED_HEADERS.contains(header.toLowerCase(Locale.ROOT));

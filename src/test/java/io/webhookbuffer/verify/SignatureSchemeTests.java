@@ -142,4 +142,16 @@ class SignatureSchemeTests {
         assertTrue(Providers.problem("hubspot", null, null, null, List.of("k")).contains("publicUrl"));
         assertTrue(Providers.problem("trello", null, null, null, List.of("k")).contains("publicUrl"));
     }
+
+    /** Common HMAC senders (issue 20): Zendesk's ISO 8601 timestamp is read in exactly one shape. */
+    @Test
+    void isoTimestampsAreReadInExactlyOneShape() {
+        assertEquals(1767225600L, SchemeVerifier.parseIsoSeconds("2026-01-01T00:00:00Z"));
+        assertEquals(1616648967L, SchemeVerifier.parseIsoSeconds("2021-03-25T05:09:27Z"), "Zendesk's docs example");
+        for (String bad : new String[] { null, "", "1767225600", "2026-01-01T00:00:00.000Z", "2026-01-01T01:00:00+01:00",
+            "2026-01-01 00:00:00Z", "2026-01-01T00:00:00z", "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z",
+            "1969-12-31T23:59:59Z", "\u0662026-01-01T00:00:00Z", "2026-01-01T24:00:00Z", " 2026-01-01T00:00:00Z" }) {
+            assertEquals(-1L, SchemeVerifier.parseIsoSeconds(bad), String.valueOf(bad));
+        }
+    }
 }
