@@ -33,9 +33,11 @@ import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.PinnedReceiveClock;
+import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.SignatureVectors;
 import io.webhookbuffer.testsupport.SignatureVectors.Vector;
 import io.webhookbuffer.testsupport.TestTenants;
@@ -155,6 +157,7 @@ class ProviderSchemesTests {
     void discordPingIsAnsweredWithPongAndABadSignatureIsA401() {
         Vector ping = named("discord", "ping-handshake");
         String t = provision(ping, ping.secrets());
+        Scrape before = Scrape.now();
         Response pong = send(ping, t);
         pong.then().statusCode(200).contentType(startsWith("application/json"));
         assertEquals("{\"type\":1}", pong.body().asString());
@@ -165,6 +168,9 @@ class ProviderSchemesTests {
         send(command, t).then().statusCode(202).body("status", equalTo("buffered"))
                 .body("eventId", equalTo("1183219437123404830"));
         assertEquals(1, Db.queued(pool, t));
+        String offloaded = MetricNames.VERIFICATIONS_OFFLOADED.prometheus();
+        assertEquals(3, Scrape.now().count(offloaded) - before.count(offloaded),
+                "each small Ed25519 request was verified on the pool, off the event loop");
     }
 
     /**
