@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes the provider golden vectors (one JSON file per provider) beside this script.
 
-The signatures are computed here with Python's hmac/hashlib, independently of the Java code under test. Published
-examples (GitHub, Slack, Standard Webhooks) are copied verbatim and cited in their descriptions. Re-run after
+The signatures are computed here with Python's hmac/hashlib, independently of the Java code under test; the
+public-key ones (SendGrid's ECDSA P-256, Ed25519 for Discord and Standard Webhooks' v1a) with the `cryptography`
+package (python3-cryptography), deterministically (RFC 6979 ECDSA, Ed25519), so a re-run writes the same files.
+Published examples (GitHub, Slack, Standard Webhooks, SendGrid) are copied verbatim and cited in their descriptions. Re-run after
 changing a case: python3 generate.py
 """
 import base64
@@ -620,7 +622,208 @@ COMMON_HMAC_SENDERS = (body_signers, calendly, hubspot, mux, pagerduty, clerk, r
                        zendesk)
 
 
+# ---- public-key and body-signed presets (issue 20 item 1): sendgrid, discord, mailgun, standard-webhooks v1a ----
+
+def _crypto():
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+    return hashes, serialization, ec, ed25519
+
+
+def p256_key(scalar):
+    """A P-256 private key from a fixed scalar, and the tenant secret for it: base64 of its DER SubjectPublicKeyInfo."""
+    hashes, serialization, ec, _ = _crypto()
+    key = ec.derive_private_key(scalar, ec.SECP256R1())
+    der = key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return key, b64(der)
+
+
+def p256_sign(key, content):
+    hashes, _, ec, _ = _crypto()
+    return key.sign(content.encode(), ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+
+
+def ed25519_key(seed):
+    """An Ed25519 private key from a fixed 32-byte seed, and its raw 32-byte public key."""
+    _, serialization, _, ed25519 = _crypto()
+    key = ed25519.Ed25519PrivateKey.from_private_bytes(seed)
+    raw = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return key, raw
+
+
+def sendgrid():
+    cur, cur_pub = p256_key(0x5e9d61c2a8f04b7e9c3d2a1f0e8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b)
+    old, old_pub = p256_key(0x1f2e3d4c5b6a79880716253443526170e1d2c3b4a5968778695a4b3c2d1e0f1a)
+    other, _ = p256_key(0x0badc0ffee0badc0ffee0badc0ffee0badc0ffee0badc0ffee0badc0ffee0bad)
+    keys = {cur_pub: cur, old_pub: old}
+    sig_h, ts_h = "X-Twilio-Email-Event-Webhook-Signature", "X-Twilio-Email-Event-Webhook-Timestamp"
+
+    def sign(k, b, ts):
+        return {ts_h: str(ts), sig_h: b64(p256_sign(keys.get(k, other), "%d%s" % (ts, b)))}
+    body = ('[{"email":"example@test.com","timestamp":1767225590,"smtp-id":"<14c5d75ce93.dfd.64b469@ismtpd-555>",'
+            '"event":"processed","category":["cat facts"],"sg_event_id":"sg_event_id_4200",'
+            '"sg_message_id":"14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0"}]\r\n')
+    good = sign(cur_pub, body, NOW)[sig_h]
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+    r, s_ = decode_dss_signature(base64.b64decode(good))
+    p1363 = b64(r.to_bytes(32, "big") + s_.to_bytes(32, "big"))
+    v = common("sendgrid", cur_pub, old_pub, sign, body, None, sig_h, extra=[
+        ({ts_h: str(NOW), sig_h: base64.b64decode(good).hex()}, "Hex instead of base64."),
+        ({ts_h: str(NOW), sig_h: p1363}, "The raw r||s form (64 bytes, IEEE P1363) instead of DER."),
+        ({ts_h: str(NOW), sig_h: b64(base64.b64decode(good)[:-3])}, "A truncated DER signature."),
+        ({sig_h: good}, "No X-Twilio-Email-Event-Webhook-Timestamp."),
+        ({ts_h: "soon", sig_h: good}, "Non-numeric timestamp."),
+        ({ts_h: str(NOW), sig_h: b64(b"\x30" * 80)}, "A signature longer than any P-256 DER signature.")])
+    lib_key = "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEEDr2LjtURuePQzplybdC+u4CwrqDqBaWjcMMsTbhdbcwHBcepxo7yAQGhHPTnlvFYPAZFceEu/1FwCM/QmGUhA=="
+    lib_sig = "MEUCIQCtIHJeH93Y+qpYeWrySphQgpNGNr/U+UyUlBkU6n7RAwIgJTz2C+8a8xonZGi6BpSzoQsbVRamr2nlxFDWYNH2j/0="
+    lib_body = '{"category":"example_payload","event":"test_event","message_id":"message_id"}'
+    v.append(vec("sendgrid-library-example", "The test vector shared by SendGrid's own libraries (sendgrid-java"
+                 " EventWebhookTest, sendgrid-python test_eventwebhook, sendgrid-php EventWebhookTest: that public key,"
+                 " signature, timestamp 1588788367 and payload); received 5 s later.", "sendgrid", [lib_key],
+                 {"Content-Type": "application/json", ts_h: "1588788367", sig_h: lib_sig}, lib_body, "NONE",
+                 received_at=1588788372000, dedupe=None))
+    v.append(vec("sendgrid-library-bad-signature", "SendGrid's libraries' failing signature (one digit changed) for the"
+                 " same payload.", "sendgrid", [lib_key], {"Content-Type": "application/json", ts_h: "1588788367",
+                 sig_h: lib_sig.replace("YNH2j", "YNH3j")}, lib_body, "BAD_SIGNATURE", received_at=1588788372000))
+    write("sendgrid", v)
+
+
+def discord():
+    cur, cur_raw = ed25519_key(bytes(range(32)))
+    old, old_raw = ed25519_key(bytes(range(32, 64)))
+    other, _ = ed25519_key(b"\x42" * 32)
+    keys = {cur_raw.hex(): cur, old_raw.hex(): old}
+    sig_h, ts_h = "X-Signature-Ed25519", "X-Signature-Timestamp"
+
+    def sign(k, b, ts):
+        return {ts_h: str(ts), sig_h: keys.get(k, other).sign(("%d%s" % (ts, b)).encode()).hex()}
+    body = ('{"app_permissions":"442368","application_id":"1183217041839276100","id":"1183219437123404830",'
+            '"type":2,"data":{"id":"1183218452347891722","name":"ping","type":1},"token":"aW50ZXJhY3Rpb246MTE4",'
+            '"version":1,"guild_id":"4200"}')
+    good = sign(cur_raw.hex(), body, NOW)[sig_h]
+    v = common("discord", cur_raw.hex(), old_raw.hex(), sign, body, "1183219437123404830", sig_h, extra=[
+        ({ts_h: str(NOW), sig_h: b64(bytes.fromhex(good))}, "Base64 instead of hex."),
+        ({ts_h: str(NOW), sig_h: good[:-2]}, "63 bytes: one short of an Ed25519 signature."),
+        ({ts_h: str(NOW), sig_h: good + "00"}, "65 bytes."),
+        ({sig_h: good}, "No X-Signature-Timestamp."),
+        ({ts_h: "-" + str(NOW), sig_h: good}, "A signed negative timestamp.")])
+    ping = ('{"app_permissions":"442368","application_id":"1183217041839276100","id":"1183219437123404831",'
+            '"token":"aW50ZXJhY3Rpb246cGluZw","type":1,"version":1}')
+    json_ct = {"Content-Type": "application/json"}
+    v.append(vec("ping-handshake", "Discord's PING interaction (type 1,"
+                 " https://discord.com/developers/docs/interactions/receiving-and-responding): verified, then answered"
+                 " with the PONG {\"type\":1} and not buffered.", "discord", [cur_raw.hex()],
+                 json_ct | sign(cur_raw.hex(), ping, NOW), ping, "NONE", dedupe="1183219437123404831",
+                 handshake={"type": "1"}))
+    v.append(vec("ping-unsigned", "A PING with a bad signature is refused (401, as Discord's security checks"
+                 " require), not answered.", "discord", [cur_raw.hex()], json_ct | sign("not-the-tenant-key", ping, NOW),
+                 ping, "BAD_SIGNATURE"))
+    event = ('{"version":1,"application_id":"1183217041839276100","type":1,"event":{"type":"APPLICATION_AUTHORIZED",'
+             '"timestamp":"2026-01-01T00:00:00.000000+00:00","data":{"integration_type":0}}}')
+    v.append(vec("webhook-event-type-1", "A Discord Webhook Events body (its type 1 is an event, not a PING: it has an"
+                 " event field): buffered, never answered as a PONG.", "discord", [cur_raw.hex()],
+                 json_ct | sign(cur_raw.hex(), event, NOW), event, "NONE", dedupe=None))
+    write("discord", v)
+
+
+def mailgun():
+    s, o = "key-mailgun-webhook-signing-current", "key-mailgun-webhook-signing-previous"
+    token = "e0b5477167110d68991efc6b9f89f0a11066af27834600e123"
+
+    def body(k, ts, tok=token, event_id="CPgfbmQMTCKtHW6uIWtuVe", signed_tok=None, extra=""):
+        sig = hexs(mac(hashlib.sha256, k, "%s%s" % (ts, signed_tok or tok)))
+        return ('{"signature":{"token":"%s","timestamp":"%s","signature":"%s"%s},"event-data":{"id":"%s",'
+                '"event":"delivered","timestamp":1767225599.123456,"recipient":"alice@example.com","amount":4200}}'
+                % (tok, ts, sig, extra, event_id))
+    json_ct = {"Content-Type": "application/json"}
+    good = body(s, NOW)
+    no_sig = good.replace(',"signature":"%s"' % hexs(mac(hashlib.sha256, s, "%d%s" % (NOW, token))), "")
+
+    def m(name, desc, secrets, b, expected, **kw):
+        return vec(name, desc, "mailgun", secrets, dict(json_ct), b, expected, **kw)
+    v = [m("valid", "Signed with the current signing key at the receive time; the token is the dedupe id.", [s, o], good,
+           "NONE", dedupe=token),
+         m("valid-previous-secret", "Signed with the previous signing key.", [s, o], body(o, NOW), "NONE", dedupe=token),
+         m("tampered-body", "The token changed after signing (the signature covers timestamp + token).", [s],
+           body(s, NOW, tok="f" + token[1:], signed_tok=token), "BAD_SIGNATURE"),
+         m("wrong-secret", "Signed with a key the tenant does not have.", [s], body("not-the-tenant-secret", NOW),
+           "BAD_SIGNATURE"),
+         m("missing-header", "No signature in the body's signature object.", [s], no_sig, "MISSING_SIGNATURE"),
+         m("not-json", "A form body (Mailgun's legacy webhooks): no JSON signature object.", [s],
+           "token=%s&timestamp=%d&signature=00" % (token, NOW), "MISSING_SIGNATURE"),
+         m("stale-timestamp", "Correctly signed one hour before the receive time.", [s], body(s, NOW - 3600),
+           "STALE_TIMESTAMP"),
+         m("future-timestamp", "Correctly signed one hour after the receive time.", [s], body(s, NOW + 3600),
+           "STALE_TIMESTAMP"),
+         m("replayed-later", "The valid request replayed ten minutes later: stale.", [s], good, "STALE_TIMESTAMP",
+           received_at=NOW_MS + 600_000),
+         m("malformed-1", "The signature is not hex.", [s], good.replace('"signature":"', '"signature":"zz', 1),
+           "MALFORMED_SIGNATURE"),
+         m("malformed-2", "No token.", [s], good.replace('"token":"%s",' % token, ""), "MALFORMED_SIGNATURE"),
+         m("malformed-3", "A non-numeric timestamp.", [s], body(s, "soon"), "MALFORMED_SIGNATURE"),
+         m("malformed-4", "A 31-byte signature.", [s], good.replace(hexs(mac(hashlib.sha256, s, "%d%s" % (NOW, token))),
+           hexs(mac(hashlib.sha256, s, "%d%s" % (NOW, token)))[:-2]), "MALFORMED_SIGNATURE"),
+         m("other-event-data-same-token", "Mailgun signs timestamp + token, not the event: a captured signature block"
+           " verifies on any body. Accepted here; its dedupe id is the token, so after the genuine event it is a"
+           " duplicate and never stored (ProviderSchemesTests).", [s], body(s, NOW, event_id="forged-event-id"), "NONE",
+           dedupe=token),
+         m("parent-signature", "A subaccount's event: signature under the subaccount's key, parent-signature under the"
+           " primary account's (the tenant's) key.", [s],
+           body("subaccount-key", NOW, extra=',"parent-signature":"%s"' % hexs(mac(hashlib.sha256, s, "%d%s" % (NOW, token)))),
+           "NONE", dedupe=token)]
+    write("mailgun", v)
+
+
+def standard_webhooks_v1a():
+    """Ed25519 (v1a) entries with whpk_ public keys, appended to standard-webhooks.json."""
+    cur, cur_raw = ed25519_key(bytes(range(64, 96)))
+    old, old_raw = ed25519_key(bytes(range(96, 128)))
+    other, _ = ed25519_key(b"\x24" * 32)
+    pk, old_pk = "whpk_" + b64(cur_raw), "whpk_" + b64(old_raw)
+    hmac_secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+    msg_id = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W"
+    keys = {pk: cur, old_pk: old}
+
+    def h(k, b, ts=NOW, extra=""):
+        sig = keys.get(k, other).sign(("%s.%d.%s" % (msg_id, ts, b)).encode())
+        return {"Content-Type": "application/json", "webhook-id": msg_id, "webhook-timestamp": str(ts),
+                "webhook-signature": (extra + " " if extra else "") + "v1a," + b64(sig)}
+    v1 = "v1," + b64(mac(hashlib.sha256, base64.b64decode(hmac_secret[6:]), "%s.%d.%s" % (msg_id, NOW, BODY)))
+    sw = "standard-webhooks"
+    out = [vec("v1a-valid", "An Ed25519 (v1a) signature of {id}.{ts}.{body}, verified with the whpk_ public key"
+               " (https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md,"
+               " Signature scheme).", sw, [pk, old_pk], h(pk, BODY), BODY, "NONE", dedupe=msg_id),
+           vec("v1a-previous-key", "Signed with the previous key pair: every active public key is tried.", sw,
+               [pk, old_pk], h(old_pk, BODY), BODY, "NONE", dedupe=msg_id),
+           vec("v1a-tampered-body", "A v1a signature of the original body, sent with one digit changed.", sw, [pk],
+               h(pk, BODY), BODY.replace("4200", "4201"), "BAD_SIGNATURE"),
+           vec("v1a-wrong-key", "Signed with a key pair the tenant does not have.", sw, [pk], h("other", BODY), BODY,
+               "BAD_SIGNATURE"),
+           vec("v1a-stale", "Correctly signed (v1a), one hour before the receive time.", sw, [pk],
+               h(pk, BODY, NOW - 3600), BODY, "STALE_TIMESTAMP"),
+           vec("v1a-short-signature", "A v1a entry of 32 bytes (an Ed25519 signature has 64).", sw, [pk],
+               dict(h(pk, BODY), **{"webhook-signature": "v1a," + b64(b"\x01" * 32)}), BODY, "MALFORMED_SIGNATURE"),
+           vec("v1a-mixed-secrets-v1a-header", "A tenant holding a whsec_ secret and a whpk_ key (moving from one to the"
+               " other); the request carries only v1a.", sw, [hmac_secret, pk], h(pk, BODY), BODY, "NONE", dedupe=msg_id),
+           vec("v1a-mixed-secrets-v1-header", "The same tenant; the request carries only v1 (HMAC).", sw,
+               [hmac_secret, pk], {"Content-Type": "application/json", "webhook-id": msg_id,
+                                   "webhook-timestamp": str(NOW), "webhook-signature": v1}, BODY, "NONE", dedupe=msg_id),
+           vec("v1a-and-v1-wrong-v1a", "Both kinds in one header, the v1a by another key pair, the v1 right: accepted"
+               " by the whsec_ secret.", sw, [pk, hmac_secret], h("other", BODY, extra=v1), BODY, "NONE", dedupe=msg_id),
+           vec("v1a-only-public-keys-v1-header", "A tenant with only a whpk_ key and a v1 (HMAC) request: nothing can"
+               " verify it.", sw, [pk], {"Content-Type": "application/json", "webhook-id": msg_id,
+                                         "webhook-timestamp": str(NOW), "webhook-signature": v1}, BODY,
+               "BAD_SIGNATURE")]
+    path = os.path.join(HERE, sw + ".json")
+    with open(path) as f:
+        vectors = json.load(f)
+    write(sw, vectors + out)
+
+
+PUBLIC_KEY_AND_BODY_SIGNED = (sendgrid, discord, mailgun, standard_webhooks_v1a)  # v1a after standard_webhooks
+
+
 if __name__ == "__main__":
     for f in (stripe, github, shopify, slack, standard_webhooks, paddle, square, linear, zoom, intercom, gitlab, twilio)\
-            + COMMON_HMAC_SENDERS:
+            + COMMON_HMAC_SENDERS + PUBLIC_KEY_AND_BODY_SIGNED:
         f()

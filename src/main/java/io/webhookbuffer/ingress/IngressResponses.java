@@ -71,10 +71,10 @@ final class IngressResponses {
         return IngressAnswer.of(UNAUTHORIZED, new IngressReply("invalid_signature", null, failure.reason()));
     }
 
-    /** A verified handshake (Slack url_verification, Zoom endpoint.url_validation): 200, nothing buffered. */
+    /** A verified handshake (Slack url_verification, Zoom endpoint.url_validation, Discord PING): 200, not buffered. */
     static IngressAnswer handshake(HandshakeAnswer answer) {
         return IngressAnswer.of(OK, new IngressReply(null, null, null, answer.challenge(), answer.plainToken(),
-                answer.encryptedToken()));
+                answer.encryptedToken(), answer.type()));
     }
 
     static IngressAnswer methodNotAllowed() {

@@ -55,6 +55,12 @@ public final class Providers {
     public static final String CLICKUP = "clickup";
     public static final String TRELLO = "trello";
     public static final String ZENDESK = "zendesk";
+    // Public-key and body-signed presets (issue 20 item 1): PublicKeyVerifier, MailgunVerifier.
+    public static final String SENDGRID = "sendgrid";
+    public static final String DISCORD = "discord";
+    public static final String MAILGUN = "mailgun";
+    /** The presets of that group: each signs a timestamp, so a tenant's tolerance applies. */
+    private static final List<String> SIGNED_TIMESTAMP_OWN_CODE = List.of(SENDGRID, DISCORD, MAILGUN);
     /** The tenant's own scheme ({@code customScheme} in the tenant command). */
     public static final String CUSTOM = "custom";
 
@@ -75,6 +81,8 @@ public final class Providers {
             TYPEFORM, CALENDLY, HUBSPOT, LEMON_SQUEEZY, WOOCOMMERCE, RAZORPAY, MUX, BITBUCKET, SENTRY, PAGERDUTY, VERCEL,
             CLERK, RESEND, GITEA, COINBASE_COMMERCE, WORKOS, WEBFLOW, CIRCLECI, CLICKUP, TRELLO,
             ZENDESK,
+            // Public-key and body-signed (issue 20).
+            SENDGRID, DISCORD, MAILGUN,
             CUSTOM);
     /** Verifiers bound to a tenant's settings (URL, tolerance, custom scheme), built once per distinct setting. */
     private static final Map<Settings, SignatureVerifier> BOUND = new ConcurrentHashMap<>();
@@ -166,6 +174,9 @@ public final class Providers {
                 m.put(name, decorate(name, new SchemeVerifier(scheme, null)));
             }
         });
+        for (String name : SIGNED_TIMESTAMP_OWN_CODE) {
+            m.put(name, ownCode(name, DEFAULT_TOLERANCE));
+        }
         return Collections.unmodifiableMap(m);
     }
 
@@ -173,6 +184,8 @@ public final class Providers {
         return switch (provider) {
             case SLACK -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.SLACK);
             case ZOOM -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.ZOOM);
+            case STANDARD_WEBHOOKS -> new StandardWebhooksVerifier((SchemeVerifier) verifier);
+            case DISCORD -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.DISCORD);
             default -> verifier;
         };
     }
@@ -200,7 +213,7 @@ public final class Providers {
     /** Whether the provider signs a timestamp (so a tolerance applies and may be overridden per tenant). */
     public static boolean signsTimestamp(String provider, SignatureScheme custom) {
         SignatureScheme scheme = CUSTOM.equals(provider) ? custom : preset(provider);
-        return scheme != null && scheme.signsTimestamp();
+        return (scheme != null && scheme.signsTimestamp()) || SIGNED_TIMESTAMP_OWN_CODE.contains(provider);
     }
 
     /** The verifier for a provider that needs no tenant settings, or null (callers refuse, never skip verification). */
@@ -262,13 +275,23 @@ public final class Providers {
         if (toleranceSeconds != null && !signsTimestamp(provider, custom)) {
             return "'toleranceSeconds' applies only to schemes that sign a timestamp; '" + provider + "' does not.";
         }
-        SignatureScheme scheme = CUSTOM.equals(provider) ? custom : preset(provider);
-        if (scheme != null && scheme.key() == KeyEncoding.WHSEC_BASE64 && secrets != null) {
-            for (int i = 0; i < secrets.size(); i++) {
-                byte[] key = SchemeVerifier.whsecKey(secrets.get(i));
-                if (key == null || key.length == 0) {
-                    return "Secret #" + (i + 1) + " is not a Standard Webhooks secret ('whsec_' followed by base64).";
-                }
+        return secretsProblem(provider, CUSTOM.equals(provider) ? custom : preset(provider), secrets);
+    }
+
+    /** Why one of the secrets cannot be a key of the scheme (a public key, a Standard Webhooks secret), or null. */
+    private static String secretsProblem(String provider, SignatureScheme scheme, List<String> secrets) {
+        if (secrets == null) {
+            return null;
+        }
+        String keyProblem = publicKeyProblem(provider, secrets);
+        if (keyProblem != null || scheme == null || scheme.key() != KeyEncoding.WHSEC_BASE64) {
+            return keyProblem;
+        }
+        for (int i = 0; i < secrets.size(); i++) {
+            // A Standard Webhooks tenant may hold whpk_ public keys beside its whsec_ secrets (publicKeyProblem).
+            if (!isWhpk(provider, secrets.get(i)) && isEmpty(SchemeVerifier.whsecKey(secrets.get(i)))) {
+                return "Secret #" + (i + 1) + " is not a Standard Webhooks secret ('whsec_' followed by base64, or"
+                        + " 'whpk_' followed by base64 for an Ed25519 public key).";
             }
         }
         return null;
@@ -278,6 +301,9 @@ public final class Providers {
         try {
             if (TWILIO.equals(s.provider())) {
                 return new TwilioVerifier(s.publicUrl());
+            }
+            if (SIGNED_TIMESTAMP_OWN_CODE.contains(s.provider())) {
+                return ownCode(s.provider(), s.toleranceSeconds() == null ? DEFAULT_TOLERANCE : s.toleranceSeconds());
             }
             SignatureScheme scheme = CUSTOM.equals(s.provider()) ? s.custom() : preset(s.provider());
             if (scheme == null) {
@@ -292,6 +318,55 @@ public final class Providers {
             // nothing, so the tenant fails closed.
             return null;
         }
+    }
+
+    /** The verifiers with their own code that sign a timestamp, at a tolerance. */
+    private static SignatureVerifier ownCode(String provider, int toleranceSeconds) {
+        return switch (provider) {
+            case SENDGRID -> new PublicKeyVerifier(PublicKeyVerifier.Kind.SENDGRID, toleranceSeconds);
+            case DISCORD -> decorate(DISCORD, new PublicKeyVerifier(PublicKeyVerifier.Kind.DISCORD, toleranceSeconds));
+            default -> new MailgunVerifier(toleranceSeconds);
+        };
+    }
+
+    /**
+     * Why a secret of a public-key scheme is not a usable key (null when every one is): each is parsed here, and
+     * cached for the verifier, so a bad key is refused at the tenant command. Standard Webhooks takes {@code whpk_}
+     * public keys beside {@code whsec_} secrets; its {@code whsk_} private key is refused by name.
+     */
+    private static String publicKeyProblem(String provider, List<String> secrets) {
+        PublicKeys.Format format = keyFormat(provider);
+        for (int i = 0; format != null && i < secrets.size(); i++) {
+            String secret = secrets.get(i);
+            if (STANDARD_WEBHOOKS.equals(provider) && secret.startsWith("whsk_")) {
+                return "Secret #" + (i + 1) + " is a Standard Webhooks signing (private) key: give the public key"
+                        + " ('whpk_...') instead, and keep the private key with the sender.";
+            }
+            String problem = STANDARD_WEBHOOKS.equals(provider) && !isWhpk(provider, secret) ? null
+                    : PublicKeys.parse(format, secret).problem();
+            if (problem != null) {
+                return "Secret #" + (i + 1) + " of '" + provider + "' must be the provider's public verification key;"
+                        + " it " + problem + ".";
+            }
+        }
+        return null;
+    }
+
+    private static PublicKeys.Format keyFormat(String provider) {
+        return switch (provider) {
+            case SENDGRID -> PublicKeys.Format.P256_SPKI_BASE64;
+            case DISCORD -> PublicKeys.Format.ED25519_HEX;
+            case STANDARD_WEBHOOKS -> PublicKeys.Format.ED25519_WHPK;
+            default -> null;
+        };
+    }
+
+    private static boolean isWhpk(String provider, String secret) {
+        return STANDARD_WEBHOOKS.equals(provider) && secret.startsWith(PublicKeys.WHPK);
+    }
+
+    private static boolean isEmpty(byte[] key) {
+        return key == null || key.length == 0;
     }
 
     private static List<String> names(String... names) {

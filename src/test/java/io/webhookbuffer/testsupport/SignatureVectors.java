@@ -30,7 +30,9 @@ public final class SignatureVectors {
             // Common HMAC senders (issue 20).
             "typeform", "calendly", "hubspot", "lemon-squeezy", "woocommerce", "razorpay", "mux", "bitbucket", "sentry",
             "pagerduty", "vercel", "clerk", "resend", "gitea", "coinbase-commerce", "workos", "webflow", "circleci",
-            "clickup", "trello", "zendesk");
+            "clickup", "trello", "zendesk",
+            // Public-key and body-signed (issue 20).
+            "sendgrid", "discord", "mailgun");
 
     /**
      * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every
@@ -121,7 +123,7 @@ public final class SignatureVectors {
             if (node.has("handshake")) {
                 handshake = new LinkedHashMap<>();
                 Map<String, String> h = handshake;
-                node.get("handshake").fields().forEachRemaining(e -> h.put(e.getKey(), e.getValue().textValue()));
+                node.get("handshake").fields().forEachRemaining(e -> h.put(e.getKey(), e.getValue().asText()));
             }
             vectors.add(new Vector(provider != null ? provider : node.get("provider").textValue(),
                     node.get("name").textValue(), node.get("description").textValue(),

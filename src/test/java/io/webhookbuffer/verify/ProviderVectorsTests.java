@@ -66,6 +66,7 @@ class ProviderVectorsTests {
             assertEquals(v.handshake().get("challenge"), answer.challenge(), name);
             assertEquals(v.handshake().get("plainToken"), answer.plainToken(), name);
             assertEquals(v.handshake().get("encryptedToken"), answer.encryptedToken(), name);
+            assertEquals(v.handshake().get("type"), answer.type() == null ? null : answer.type().toString(), name);
         }
     }
 
