@@ -73,6 +73,11 @@ class ProviderSchemesTests {
             response.then().statusCode(401).body("status", equalTo("invalid_signature"))
                     .body("reason", equalTo(overHttp(v).reason()));
             assertEquals(0, Db.queued(pool, t), name + ": nothing stored");
+        } else if (v.handshake() != null && v.handshake().containsKey("text")) {
+            response.then().statusCode(200).header("Content-Type", "text/plain;charset=UTF-8")
+                    .header("X-Content-Type-Options", "nosniff");
+            assertEquals(v.handshake().get("text"), response.asString(), name);
+            assertEquals(0, Db.queued(pool, t), name + ": a handshake is answered, never buffered");
         } else if (v.handshake() != null) {
             response.then().statusCode(200).body("status", nullValue());
             v.handshake().forEach((field, value) -> response.then().body(field, equalTo(value)));

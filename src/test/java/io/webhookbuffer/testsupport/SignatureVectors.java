@@ -26,7 +26,8 @@ public final class SignatureVectors {
 
     /** Every provider with a vector file; the file name is the provider name. */
     public static final List<String> PROVIDERS = List.of("generic", "stripe", "github", "shopify", "slack",
-            "standard-webhooks", "paddle", "square", "linear", "zoom", "intercom", "gitlab", "twilio");
+            "standard-webhooks", "paddle", "square", "linear", "zoom", "intercom", "gitlab", "twilio",
+            "meta", "x", "dropbox", "twitch"); // the last four: handshake presets
 
     /**
      * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every
@@ -102,6 +103,36 @@ public final class SignatureVectors {
                     secrets, text(node, "publicUrl"), node.has("receivedAt") ? node.get("receivedAt").longValue() : null,
                     headers, body, VerificationFailure.valueOf(node.get("expected").textValue()),
                     text(node, "dedupeId"), handshake));
+        }
+        return vectors;
+    }
+
+    /**
+     * One GET endpoint check ({@code query-handshakes.json}): the raw query as sent, and either the answer
+     * ({@code expected} ANSWER, with its content type and body) or the refusal ({@code MALFORMED}, {@code BAD_TOKEN}).
+     */
+    public record QueryVector(String provider, String name, String description, List<String> secrets, String query,
+            String expected, String contentType, String body) {
+
+        @Override
+        public String toString() {
+            return provider + "/" + name;
+        }
+    }
+
+    public static List<QueryVector> queryHandshakes() {
+        JsonNode root;
+        try (InputStream in = SignatureVectors.class.getResourceAsStream("/signature-vectors/query-handshakes.json")) {
+            root = new ObjectMapper().readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<QueryVector> vectors = new ArrayList<>();
+        for (JsonNode node : root) {
+            List<String> secrets = new ArrayList<>();
+            node.get("secrets").forEach(s -> secrets.add(s.textValue()));
+            vectors.add(new QueryVector(text(node, "provider"), text(node, "name"), text(node, "description"), secrets,
+                    text(node, "query"), text(node, "expected"), text(node, "contentType"), text(node, "body")));
         }
         return vectors;
     }
