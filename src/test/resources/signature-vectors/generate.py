@@ -823,7 +823,190 @@ def standard_webhooks_v1a():
 PUBLIC_KEY_AND_BODY_SIGNED = (sendgrid, discord, mailgun, standard_webhooks_v1a)  # v1a after standard_webhooks
 
 
+# ---- handshake presets (issue 20 item 1, part 2): meta, x, dropbox and their GET checks ----
+
+META_VERIFY_TOKEN_LABEL = "meta-verify-token"
+
+
+def meta():
+    s, o = "meta-app-secret-current-0123", "meta-app-secret-previous-987"
+    body = ('{"object":"whatsapp_business_account","entry":[{"id":"102290129340398","changes":[{"field":"messages",'
+            '"value":{"messaging_product":"whatsapp","metadata":{"phone_number_id":"106540352242922"},"amount":4200}}]}]}')
+    sign = lambda k, b, ts: {"X-Hub-Signature-256": "sha256=" + hexs(mac(hashlib.sha256, k, b))}
+    v = common("meta", s, o, sign, body, None, "X-Hub-Signature-256", ts_cases=False, extra=[
+        ({"X-Hub-Signature-256": hexs(mac(hashlib.sha256, s, body))}, "No sha256= prefix."),
+        ({"X-Hub-Signature-256": "sha1=" + hexs(mac(hashlib.sha1, s, body))}, "sha1= (Meta's older X-Hub-Signature) in"
+         " the sha256 header."),
+        ({"X-Hub-Signature-256": "sha256=" + b64(mac(hashlib.sha256, s, body))}, "Base64 instead of hex.")])
+    v.append(vec("sha1-header-only", "Only Meta's legacy X-Hub-Signature (SHA-1): not read, so missing.", "meta", [s],
+                 {"Content-Type": "application/json", "X-Hub-Signature": "sha1=" + hexs(mac(hashlib.sha1, s, body))},
+                 body, "MISSING_SIGNATURE"))
+    write("meta", v)
+
+
+def x():
+    s, o = "x-consumer-secret-current-0123456789", "x-consumer-secret-previous-987654321"
+    body = '{"for_user_id":"2244994945","tweet_create_events":[{"id_str":"1234567890","text":"hello","amount":4200}]}'
+    sign = lambda k, b, ts: {"x-twitter-webhooks-signature": "sha256=" + b64(mac(hashlib.sha256, k, b))}
+    v = common("x", s, o, sign, body, None, "x-twitter-webhooks-signature", ts_cases=False, extra=[
+        ({"x-twitter-webhooks-signature": b64(mac(hashlib.sha256, s, body))}, "No sha256= prefix."),
+        ({"x-twitter-webhooks-signature": "sha256=" + hexs(mac(hashlib.sha256, s, body))}, "Hex instead of base64."),
+        ({"x-twitter-webhooks-signature": "sha256=" + b64(mac(hashlib.sha1, s, body))}, "Base64 of 20 bytes.")])
+    crc = "ZDNkMmRjNmQtOWFhMi00ZmE0LThiZDMtNGE3Y2Q3YWQ2ZjVk"
+    v.append(vec("crc-answer-as-signature", "The oracle guard: a body equal to a CRC token, signed with the CRC answer"
+                 " for that token (base64 HMAC-SHA256 of the token under the consumer secret, exactly what GET"
+                 " ?crc_token= returns). The MAC matches, but X's events are JSON objects and no token starts with"
+                 " '{': refused before any MAC.", "x", [s],
+                 {"Content-Type": "application/json",
+                  "x-twitter-webhooks-signature": "sha256=" + b64(mac(hashlib.sha256, s, crc))}, crc,
+                 "BAD_SIGNATURE"))
+    write("x", v)
+
+
+def dropbox():
+    s, o = "dropbox-app-secret-current", "dropbox-app-secret-previous"
+    body = '{"list_folder":{"accounts":["dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc"]},"delta":{"users":[4200]}}'
+    sign = lambda k, b, ts: {"X-Dropbox-Signature": hexs(mac(hashlib.sha256, k, b))}
+    write("dropbox", common("dropbox", s, o, sign, body, None, "X-Dropbox-Signature", ts_cases=False, extra=[
+        ({"X-Dropbox-Signature": "sha256=" + hexs(mac(hashlib.sha256, s, body))}, "A sha256= prefix Dropbox never"
+         " sends."),
+        ({"X-Dropbox-Signature": b64(mac(hashlib.sha256, s, body))}, "Base64 instead of hex."),
+        ({"X-Dropbox-Signature": hexs(mac(hashlib.sha1, s, body))}, "Hex of 20 bytes: wrong length.")]))
+
+
+def rfc3339(ts):
+    """Twitch's timestamps: RFC 3339, UTC, nanoseconds."""
+    import datetime
+    return datetime.datetime.fromtimestamp(ts, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S") + ".634234626Z"
+
+
+def twitch():
+    s, o = "twitch-eventsub-secret-current", "twitch-eventsub-secret-previous"
+    mid = "befa7b53-d79d-478f-86b9-120f112b044e"
+    body = ('{"subscription":{"id":"f1c2a387-161a-49f9-a165-0f21d7a4e1c4","type":"channel.follow","version":"2"},'
+            '"event":{"user_id":"1337","broadcaster_user_id":"4200"}}')
+
+    def sign(k, b, ts, kind="notification", msg_id=mid):
+        t = rfc3339(ts)
+        return {"Twitch-Eventsub-Message-Id": msg_id, "Twitch-Eventsub-Message-Timestamp": t,
+                "Twitch-Eventsub-Message-Type": kind,
+                "Twitch-Eventsub-Message-Signature": "sha256=" + hexs(mac(hashlib.sha256, k, msg_id + t + b))}
+
+    ok = sign(s, body, NOW)
+    v = common("twitch", s, o, lambda k, b, ts: sign(k, b, ts), body, mid, "Twitch-Eventsub-Message-Signature", extra=[
+        (ok | {"Twitch-Eventsub-Message-Signature": ok["Twitch-Eventsub-Message-Signature"][len("sha256="):]},
+         "No sha256= prefix."),
+        (ok | {"Twitch-Eventsub-Message-Signature": "sha256=" + b64(mac(hashlib.sha256, s, mid + rfc3339(NOW) + body))},
+         "Base64 instead of hex."),
+        ({k: val for k, val in ok.items() if k != "Twitch-Eventsub-Message-Id"}, "No Twitch-Eventsub-Message-Id."),
+        ({k: val for k, val in ok.items() if k != "Twitch-Eventsub-Message-Timestamp"},
+         "No Twitch-Eventsub-Message-Timestamp."),
+        (ok | {"Twitch-Eventsub-Message-Timestamp": str(NOW)}, "A unix timestamp instead of RFC 3339."),
+        (ok | {"Twitch-Eventsub-Message-Timestamp": "2026-01-01 00:00:00Z"}, "A space instead of T.")])
+    for case in v:
+        if case["name"] == "replayed-later":  # Twitch allows ten minutes: replayed eleven minutes later
+            case["receivedAt"] = NOW_MS + 660_000
+            case["description"] = "The valid request replayed eleven minutes later: stale (Twitch allows ten)."
+    inside = sign(s, body, NOW - 590)
+    v.append(vec("within-ten-minutes", "Signed 590 s before the receive time: within Twitch's ten minutes.", "twitch",
+                 [s], {"Content-Type": "application/json"} | inside, body, "NONE", dedupe=mid))
+    outside = sign(s, body, NOW - 610)
+    v.append(vec("outside-ten-minutes", "Signed 610 s before the receive time: a replay, refused before the MAC.",
+                 "twitch", [s], {"Content-Type": "application/json"} | outside, body, "STALE_TIMESTAMP"))
+    swapped = dict(ok)
+    swapped["Twitch-Eventsub-Message-Id"] = "00000000-0000-0000-0000-000000000000"
+    v.append(vec("other-message-id", "A valid request re-sent under another message id: the id is signed.", "twitch",
+                 [s], {"Content-Type": "application/json"} | swapped, body, "BAD_SIGNATURE"))
+    challenge = "pogchamp-kappa-360noscope-vohiyo"
+    hs = ('{"challenge":"' + challenge + '","subscription":{"id":"f1c2a387-161a-49f9-a165-0f21d7a4e1c4",'
+          '"status":"webhook_callback_verification_pending","type":"channel.follow","version":"2"}}')
+    v.append(vec("callback-verification", "Twitch's webhook_callback_verification (https://dev.twitch.tv/docs/eventsub/"
+                 "handling-webhook-events/#responding-to-a-challenge-request): verified, then answered with the raw"
+                 " challenge as text/plain; not buffered.", "twitch", [o, s],
+                 {"Content-Type": "application/json"} | sign(s, hs, NOW, "webhook_callback_verification",
+                                                             "e76c6bd4-55c9-4987-8304-da1588d8988b"), hs, "NONE",
+                 dedupe="e76c6bd4-55c9-4987-8304-da1588d8988b", handshake={"text": challenge}))
+    v.append(vec("callback-verification-unsigned", "A webhook_callback_verification signed with another secret: 401,"
+                 " no challenge echoed.", "twitch", [s],
+                 {"Content-Type": "application/json"} | sign("wrong-secret", hs, NOW, "webhook_callback_verification"),
+                 hs, "BAD_SIGNATURE"))
+    rv = ('{"subscription":{"id":"f1c2a387-161a-49f9-a165-0f21d7a4e1c4","status":"authorization_revoked",'
+          '"type":"channel.follow","version":"2"}}')
+    rid = "84c1e79a-2a4b-4c13-ba0b-4312293e9308"
+    v.append(vec("revocation", "A revocation: verified and buffered like an event (the origin learns of it).",
+                 "twitch", [s], {"Content-Type": "application/json"} | sign(s, rv, NOW, "revocation", rid), rv, "NONE",
+                 dedupe=rid))
+    write("twitch", v)
+
+
+def query_handshakes():
+    """GET checks: the query as sent, and the expected answer (status 200 body) or refusal."""
+    meta_s, meta_o = "meta-app-secret-current-0123", "meta-app-secret-previous-987"
+    token = lambda k: hexs(mac(hashlib.sha256, k, META_VERIFY_TOKEN_LABEL))
+    x_s, x_o = "x-consumer-secret-current-0123456789", "x-consumer-secret-previous-987654321"
+    crc = "ZDNkMmRjNmQtOWFhMi00ZmE0LThiZDMtNGE3Y2Q3YWQ2ZjVk"
+    text, js = "text/plain;charset=UTF-8", "application/json;charset=UTF-8"
+
+    def q(name, description, provider, secrets, query, expected, content_type=None, body=None):
+        v = {"name": name, "description": description, "provider": provider, "secrets": secrets, "query": query,
+             "expected": expected}
+        if expected == "ANSWER":
+            v["contentType"] = content_type
+            v["body"] = body
+        return v
+
+    meta_q = lambda tok, ch="1158201444", mode="subscribe": urllib.parse.urlencode(
+        {"hub.mode": mode, "hub.verify_token": tok, "hub.challenge": ch})
+    v = [
+        q("meta-subscribe", "Meta's verification request (https://developers.facebook.com/docs/graph-api/webhooks/"
+          "getting-started#verification-requests) with the verify token derived from the current app secret: the"
+          " challenge echoed as text.", "meta", [meta_s, meta_o], meta_q(token(meta_s)), "ANSWER", text, "1158201444"),
+        q("meta-previous-secret", "The verify token of the previous app secret: every active secret is tried.", "meta",
+          [meta_s, meta_o], meta_q(token(meta_o)), "ANSWER", text, "1158201444"),
+        q("meta-wrong-token", "A verify token no secret of the tenant derives.", "meta", [meta_s],
+          meta_q("my-verify-token"), "BAD_TOKEN"),
+        q("meta-app-secret-as-token", "The app secret itself is not the verify token.", "meta", [meta_s],
+          meta_q(meta_s), "BAD_TOKEN"),
+        q("meta-other-mode", "hub.mode other than subscribe.", "meta", [meta_s], meta_q(token(meta_s), mode="unsubscribe"),
+          "MALFORMED"),
+        q("meta-markup-challenge", "A challenge with markup: refused, never echoed.", "meta", [meta_s],
+          meta_q(token(meta_s), ch="<script>alert(1)</script>"), "MALFORMED"),
+        q("meta-long-challenge", "A challenge of 257 characters (the bound is 256).", "meta", [meta_s],
+          meta_q(token(meta_s), ch="1" * 257), "MALFORMED"),
+        q("meta-256-challenge", "A challenge of exactly 256 characters: answered.", "meta", [meta_s],
+          meta_q(token(meta_s), ch="7" * 256), "ANSWER", text, "7" * 256),
+        q("meta-repeated-param", "hub.challenge given twice.", "meta", [meta_s],
+          meta_q(token(meta_s)) + "&hub.challenge=2", "MALFORMED"),
+        q("meta-no-token", "No hub.verify_token.", "meta", [meta_s], "hub.mode=subscribe&hub.challenge=1", "MALFORMED"),
+        q("x-crc", "X's CRC (https://developer.x.com/en/docs/twitter-api/enterprise/account-activity-api/guides/"
+          "securing-webhooks): response_token is sha256= and the base64 HMAC-SHA256 of crc_token under the consumer"
+          " secret (the current one).", "x", [x_s, x_o], "crc_token=" + crc, "ANSWER", js,
+          '{"response_token":"sha256=' + b64(mac(hashlib.sha256, x_s, crc)) + '"}'),
+        q("x-crc-with-nonce", "Other parameters (X sends nonce) are ignored.", "x", [x_s], "crc_token=" + crc +
+          "&nonce=MTU0NjEzNjI0NTYyOA", "ANSWER", js, '{"response_token":"sha256=' + b64(mac(hashlib.sha256, x_s, crc)) + '"}'),
+        q("x-crc-brace", "A token with a brace (as a JSON body would begin): refused, so no CRC answer can sign an event"
+          " body.", "x", [x_s], "crc_token=" + urllib.parse.quote('{"a":1}'), "MALFORMED"),
+        q("x-crc-space", "A '+' decodes to a space, outside the alphabet.", "x", [x_s], "crc_token=a+b", "MALFORMED"),
+        q("x-crc-bad-escape", "A short percent escape.", "x", [x_s], "crc_token=abc%4", "MALFORMED"),
+        q("x-crc-missing", "No crc_token.", "x", [x_s], "nonce=1", "MALFORMED"),
+        q("x-crc-too-many-params", "Nine parameters (the bound is eight).", "x", [x_s],
+          "&".join("p%d=1" % i for i in range(8)) + "&crc_token=a", "MALFORMED"),
+        q("dropbox-challenge", "Dropbox's verification request (https://www.dropbox.com/developers/reference/webhooks):"
+          " the challenge echoed as text/plain.", "dropbox", ["dropbox-app-secret-current"],
+          "challenge=abc123", "ANSWER", text, "abc123"),
+        q("dropbox-markup", "A challenge with markup (the reflected XSS Dropbox's docs warn of): refused.", "dropbox",
+          ["dropbox-app-secret-current"], "challenge=" + urllib.parse.quote("<img src=x onerror=alert(1)>"), "MALFORMED"),
+        q("dropbox-empty", "An empty challenge.", "dropbox", ["dropbox-app-secret-current"], "challenge=", "MALFORMED"),
+    ]
+    with open(os.path.join(HERE, "query-handshakes.json"), "w") as f:
+        json.dump(v, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+
+
+HANDSHAKE_PRESETS = (meta, x, dropbox, twitch, query_handshakes)
+
+
 if __name__ == "__main__":
     for f in (stripe, github, shopify, slack, standard_webhooks, paddle, square, linear, zoom, intercom, gitlab, twilio)\
-            + COMMON_HMAC_SENDERS + PUBLIC_KEY_AND_BODY_SIGNED:
+            + COMMON_HMAC_SENDERS + PUBLIC_KEY_AND_BODY_SIGNED + HANDSHAKE_PRESETS:
         f()

@@ -14,8 +14,9 @@ import io.webhookbuffer.verify.SignatureScheme.TimestampUnit;
 
 /**
  * The signature schemes this build ships, by the {@code provider} name used in tenant config. Most are presets of
- * {@link SignatureScheme}; Twilio (URL plus sorted form parameters) and GitLab's token have their own code, and Slack
- * and Zoom add a handshake. {@code custom} is a tenant's own {@link SignatureScheme}. Adding a provider is one entry
+ * {@link SignatureScheme}; Twilio (URL plus sorted form parameters), GitLab's token and Twitch (an RFC 3339
+ * timestamp) have their own code; Slack, Zoom and Twitch add a signed handshake, and Meta, X and Dropbox a GET check
+ * ({@link QueryHandshake}). {@code custom} is a tenant's own {@link SignatureScheme}. Adding a provider is one entry
  * here, its vectors ({@code src/test/resources/signature-vectors/}) and a row in docs/providers.md.
  */
 public final class Providers {
@@ -61,6 +62,11 @@ public final class Providers {
     public static final String MAILGUN = "mailgun";
     /** The presets of that group: each signs a timestamp, so a tenant's tolerance applies. */
     private static final List<String> SIGNED_TIMESTAMP_OWN_CODE = List.of(SENDGRID, DISCORD, MAILGUN);
+    // Handshake presets (issue 20 item 1, part 2): a GET endpoint check (QueryHandshake) or a signed one.
+    public static final String META = "meta";
+    public static final String X = "x";
+    public static final String DROPBOX = "dropbox";
+    public static final String TWITCH = "twitch";
     /** The tenant's own scheme ({@code customScheme} in the tenant command). */
     public static final String CUSTOM = "custom";
 
@@ -72,6 +78,11 @@ public final class Providers {
     /** WorkOS's SDKs allow 180 s. */
     private static final int WORKOS_TOLERANCE = 180;
     private static final int MAX_CACHED = 10_000;
+    private static final String META_SIGNATURE = "X-Hub-Signature-256";
+    private static final String X_SIGNATURE = "x-twitter-webhooks-signature";
+    private static final Map<String, QueryHandshake> QUERY_HANDSHAKES = Map.of(
+            META, new QueryHandshake(QueryHandshake.Kind.META), X, new QueryHandshake(QueryHandshake.Kind.X),
+            DROPBOX, new QueryHandshake(QueryHandshake.Kind.DROPBOX));
 
     private static final Map<String, SignatureScheme> SCHEMES = schemes();
     private static final Map<String, SignatureVerifier> FIXED = fixed();
@@ -83,6 +94,8 @@ public final class Providers {
             ZENDESK,
             // Public-key and body-signed (issue 20).
             SENDGRID, DISCORD, MAILGUN,
+            // Handshake presets (issue 20).
+            META, X, DROPBOX, TWITCH,
             CUSTOM);
     /** Verifiers bound to a tenant's settings (URL, tolerance, custom scheme), built once per distinct setting. */
     private static final Map<Settings, SignatureVerifier> BOUND = new ConcurrentHashMap<>();
@@ -120,6 +133,10 @@ public final class Providers {
         m.put(INTERCOM, SignatureScheme.builder("X-Hub-Signature").algorithm(Algorithm.SHA1).prefix("sha1=")
                 .dedupeBodyField("id").build());
         commonHmacSenders(m);
+        // Handshake presets: none sends a delivery id, so the body hash is the key.
+        m.put(META, SignatureScheme.builder(META_SIGNATURE).prefix("sha256=").build());
+        m.put(X, SignatureScheme.builder(X_SIGNATURE).encoding(Encoding.BASE64).prefix("sha256=").build());
+        m.put(DROPBOX, SignatureScheme.builder("X-Dropbox-Signature").build());
         return Collections.unmodifiableMap(m);
     }
 
@@ -169,6 +186,7 @@ public final class Providers {
         Map<String, SignatureVerifier> m = new LinkedHashMap<>();
         m.put(GENERIC, new GenericHmacVerifier());
         m.put(GITLAB, new GitLabTokenVerifier());
+        m.put(TWITCH, new TwitchVerifier(TwitchVerifier.DEFAULT_TOLERANCE));
         SCHEMES.forEach((name, scheme) -> {
             if (!scheme.signsUrl()) {
                 m.put(name, decorate(name, new SchemeVerifier(scheme, null)));
@@ -186,6 +204,7 @@ public final class Providers {
             case ZOOM -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.ZOOM);
             case STANDARD_WEBHOOKS -> new StandardWebhooksVerifier((SchemeVerifier) verifier);
             case DISCORD -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.DISCORD);
+            case X -> new JsonObjectOnlyVerifier(verifier, List.of(X_SIGNATURE));
             default -> verifier;
         };
     }
@@ -199,7 +218,7 @@ public final class Providers {
         return provider != null && NAMES.contains(provider);
     }
 
-    /** The declarative preset behind a provider, or null for those with their own code (generic, gitlab, twilio). */
+    /** The declarative preset behind a provider, or null for those with their own code (generic, gitlab, twilio, twitch). */
     public static SignatureScheme preset(String provider) {
         return provider == null ? null : SCHEMES.get(provider);
     }
@@ -213,7 +232,8 @@ public final class Providers {
     /** Whether the provider signs a timestamp (so a tolerance applies and may be overridden per tenant). */
     public static boolean signsTimestamp(String provider, SignatureScheme custom) {
         SignatureScheme scheme = CUSTOM.equals(provider) ? custom : preset(provider);
-        return (scheme != null && scheme.signsTimestamp()) || SIGNED_TIMESTAMP_OWN_CODE.contains(provider);
+        return TWITCH.equals(provider) || (scheme != null && scheme.signsTimestamp())
+                || SIGNED_TIMESTAMP_OWN_CODE.contains(provider);
     }
 
     /** The verifier for a provider that needs no tenant settings, or null (callers refuse, never skip verification). */
@@ -305,6 +325,9 @@ public final class Providers {
             if (SIGNED_TIMESTAMP_OWN_CODE.contains(s.provider())) {
                 return ownCode(s.provider(), s.toleranceSeconds() == null ? DEFAULT_TOLERANCE : s.toleranceSeconds());
             }
+            if (TWITCH.equals(s.provider())) {
+                return new TwitchVerifier(s.toleranceSeconds());
+            }
             SignatureScheme scheme = CUSTOM.equals(s.provider()) ? s.custom() : preset(s.provider());
             if (scheme == null) {
                 return FIXED.get(s.provider());
@@ -367,6 +390,14 @@ public final class Providers {
 
     private static boolean isEmpty(byte[] key) {
         return key == null || key.length == 0;
+    }
+
+    /**
+     * The provider's endpoint check by GET (Meta, X, Dropbox), or null when it has none: its GET is then a 405 as
+     * for every other provider.
+     */
+    public static QueryHandshake queryHandshake(String provider) {
+        return provider == null ? null : QUERY_HANDSHAKES.get(provider);
     }
 
     private static List<String> names(String... names) {

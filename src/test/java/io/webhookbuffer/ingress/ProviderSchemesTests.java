@@ -79,6 +79,11 @@ class ProviderSchemesTests {
             response.then().statusCode(401).body("status", equalTo("invalid_signature"))
                     .body("reason", equalTo(overHttp(v).reason()));
             assertEquals(0, Db.queued(pool, t), name + ": nothing stored");
+        } else if (v.handshake() != null && v.handshake().containsKey("text")) {
+            response.then().statusCode(200).header("Content-Type", "text/plain;charset=UTF-8")
+                    .header("X-Content-Type-Options", "nosniff");
+            assertEquals(v.handshake().get("text"), response.asString(), name);
+            assertEquals(0, Db.queued(pool, t), name + ": a handshake is answered, never buffered");
         } else if (v.handshake() != null) {
             response.then().statusCode(200).body("status", nullValue());
             // Discord's PONG carries a number ({"type": 1}); the other handshakes carry strings.

@@ -32,7 +32,9 @@ public final class SignatureVectors {
             "pagerduty", "vercel", "clerk", "resend", "gitea", "coinbase-commerce", "workos", "webflow", "circleci",
             "clickup", "trello", "zendesk",
             // Public-key and body-signed (issue 20).
-            "sendgrid", "discord", "mailgun");
+            "sendgrid", "discord", "mailgun",
+            // Handshake presets (issue 20).
+            "meta", "x", "dropbox", "twitch");
 
     /**
      * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every
@@ -130,6 +132,36 @@ public final class SignatureVectors {
                     secrets, text(node, "publicUrl"), node.has("receivedAt") ? node.get("receivedAt").longValue() : null,
                     headers, body, VerificationFailure.valueOf(node.get("expected").textValue()),
                     text(node, "dedupeId"), handshake));
+        }
+        return vectors;
+    }
+
+    /**
+     * One GET endpoint check ({@code query-handshakes.json}): the raw query as sent, and either the answer
+     * ({@code expected} ANSWER, with its content type and body) or the refusal ({@code MALFORMED}, {@code BAD_TOKEN}).
+     */
+    public record QueryVector(String provider, String name, String description, List<String> secrets, String query,
+            String expected, String contentType, String body) {
+
+        @Override
+        public String toString() {
+            return provider + "/" + name;
+        }
+    }
+
+    public static List<QueryVector> queryHandshakes() {
+        JsonNode root;
+        try (InputStream in = SignatureVectors.class.getResourceAsStream("/signature-vectors/query-handshakes.json")) {
+            root = new ObjectMapper().readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<QueryVector> vectors = new ArrayList<>();
+        for (JsonNode node : root) {
+            List<String> secrets = new ArrayList<>();
+            node.get("secrets").forEach(s -> secrets.add(s.textValue()));
+            vectors.add(new QueryVector(text(node, "provider"), text(node, "name"), text(node, "description"), secrets,
+                    text(node, "query"), text(node, "expected"), text(node, "contentType"), text(node, "body")));
         }
         return vectors;
     }
