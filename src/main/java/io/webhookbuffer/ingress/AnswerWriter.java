@@ -1,5 +1,7 @@
 package io.webhookbuffer.ingress;
 
+import java.nio.charset.StandardCharsets;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -31,6 +33,10 @@ public class AnswerWriter {
     /** As RESTEasy spells them. */
     private static final String CONTENT_TYPE = "Content-Type";
     private static final CharSequence JSON_UTF8 = HttpHeaders.createOptimized("application/json;charset=UTF-8");
+    static final String TEXT_UTF8 = "text/plain;charset=UTF-8";
+    static final String NOSNIFF_HEADER = "X-Content-Type-Options";
+    static final String NOSNIFF = "nosniff";
+    static final String NO_STORE = "no-store";
 
     private final ObjectMapper json;
     private final Vertx vertx;
@@ -77,6 +83,10 @@ public class AnswerWriter {
         if (response.ended() || response.closed()) {
             return;
         }
+        if (answer.text() != null) {
+            writeText(response, answer);
+            return;
+        }
         byte[] body = encode(answer.reply());
         response.setStatusCode(answer.status());
         response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length));
@@ -88,6 +98,18 @@ public class AnswerWriter {
         if (answer.header() != null && !headerFirst) {
             response.putHeader(answer.header(), answer.value());
         }
+        response.end(Buffer.buffer(body));
+    }
+
+    /** A handshake answered as text (Twitch's challenge): a browser must not sniff it, a cache must not keep it. */
+    private static void writeText(HttpServerResponse response, IngressAnswer answer) {
+        byte[] body = answer.text().getBytes(StandardCharsets.UTF_8);
+        response.setStatusCode(answer.status());
+        response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length));
+        // RESTEasy's order (by name) and spelling, as writeAsRestEasy keeps them.
+        response.putHeader("Cache-Control", NO_STORE);
+        response.putHeader(CONTENT_TYPE, TEXT_UTF8);
+        response.putHeader(NOSNIFF_HEADER, NOSNIFF);
         response.end(Buffer.buffer(body));
     }
 

@@ -8,7 +8,7 @@ public enum IngestOutcome {
 
     /**
      * The ingest contract maps one status to one outcome (405 is not an ingest attempt: null); a 200 is a duplicate
-     * unless it answers a provider's handshake (Slack, Zoom), which is neither stored nor a duplicate.
+     * unless it answers a provider's handshake (Slack, Zoom, Discord), which is neither stored nor a duplicate.
      */
     static IngestOutcome of(int status, IngressReply reply) {
         return switch (status) {

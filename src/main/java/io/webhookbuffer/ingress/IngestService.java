@@ -105,8 +105,9 @@ public class IngestService {
             budget.failed(tenant.id(), address);
             return done(new Unauthorized(VerificationFailure.BAD_SIGNATURE));
         }
-        if (body.length < offloadBytes) {
-            // Small: the MACs cost less than a hop to a worker thread.
+        if (body.length < offloadBytes && !verifier.costly(tenant.secrets())) {
+            // Small: the MACs cost less than a hop to a worker thread. A public-key signature never does, whatever
+            // the body's size: it goes to the pool, within the tenant's share of it, like a large body.
             VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
             return verified(tenant, headers, body, receivedAt, verifier, new Checked(failure, null), address, tally);
         }

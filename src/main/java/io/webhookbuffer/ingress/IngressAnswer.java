@@ -4,8 +4,14 @@ package io.webhookbuffer.ingress;
  * One of the ingest contract's answers before it is written: the status, the JSON body, and the one header some
  * answers carry ({@code Retry-After}, or {@code Allow} on a 405; null for none). A plain value, so that the Vert.x
  * routes ({@link IngressGate}, {@link DirectIngest}) and RESTEasy ({@link WebhookResource}) write the same answer.
+ * {@code text}, when not null, is written instead of the JSON as {@code text/plain} (Twitch's challenge); the reply
+ * then only says what the answer is.
  */
-record IngressAnswer(int status, IngressReply reply, String header, String value) {
+record IngressAnswer(int status, IngressReply reply, String header, String value, String text) {
+
+    IngressAnswer(int status, IngressReply reply, String header, String value) {
+        this(status, reply, header, value, null);
+    }
 
     static IngressAnswer of(int status, IngressReply reply) {
         return new IngressAnswer(status, reply, null, null);

@@ -175,26 +175,43 @@ public class IngressGate {
         }
         ctx.request().pause(); // not a byte of the body until the tenant and its limit are known
         CompletableFuture<Tenant> lookup = tenants.find(tenantId).toCompletableFuture();
+        whenLookedUp(lookup, () -> admit(ctx, lookup, declared, started));
+    }
+
+    /** Runs {@code then} once the lookup is complete: at once when it is, else on the request's context. */
+    static void whenLookedUp(CompletableFuture<Tenant> lookup, Runnable then) {
         if (lookup.isDone()) {
-            admit(ctx, lookup, declared, started);
+            then.run();
         } else {
             Context context = Vertx.currentContext();
-            lookup.whenComplete((tenant, failure) -> context.runOnContext(v -> admit(ctx, lookup, declared, started)));
+            lookup.whenComplete((tenant, failure) -> context.runOnContext(v -> then.run()));
+        }
+    }
+
+    /**
+     * The answer to a complete lookup that failed, or null when it has its tenant ({@code lookup.join()}, null for
+     * none). Failure policy: fail closed and ask for a retry (503). Without the tenant nothing can be checked, so
+     * nothing of the request is read. A lookup its budget refused was never made: 503, never 404.
+     */
+    static IngressAnswer lookupFailure(CompletableFuture<Tenant> lookup, long busyRetryAfter,
+            long unavailableRetryAfter) {
+        try {
+            lookup.join();
+            return null;
+        } catch (CompletionException | CancellationException e) {
+            return e instanceof LookupRefused || e.getCause() instanceof LookupRefused
+                    ? IngressResponses.lookupBusy(busyRetryAfter)
+                    : IngressResponses.unavailable(unavailableRetryAfter);
         }
     }
 
     private void admit(RoutingContext ctx, CompletableFuture<Tenant> lookup, long declared, long started) {
-        Tenant tenant;
-        try {
-            tenant = lookup.join();
-        } catch (CompletionException | CancellationException e) {
-            // Failure policy: fail closed and ask for a retry (503). Without the tenant nothing can be checked, so
-            // nothing of the body is read. A lookup its budget refused was never made: 503, never 404.
-            refuse(ctx, e instanceof LookupRefused || e.getCause() instanceof LookupRefused
-                    ? IngressResponses.lookupBusy(busyRetryAfter)
-                    : IngressResponses.unavailable(unavailableRetryAfter), started, false);
+        IngressAnswer failed = lookupFailure(lookup, busyRetryAfter, unavailableRetryAfter);
+        if (failed != null) {
+            refuse(ctx, failed, started, false);
             return;
         }
+        Tenant tenant = lookup.join();
         if (tenant == null) {
             refuse(ctx, IngressResponses.notFound(), started, false);
             return;

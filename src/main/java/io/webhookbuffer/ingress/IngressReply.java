@@ -5,19 +5,24 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 /**
  * The JSON body of every ingest answer: {@code {"status": "...", "eventId": "...", "reason": "..."}}; a provider's
  * handshake is answered with only what it expects ({@code challenge}, or {@code plainToken} and
- * {@code encryptedToken}).
+ * {@code encryptedToken}, or Discord's {@code type}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record IngressReply(String status, String eventId, String reason, String challenge, String plainToken,
-        String encryptedToken) {
+        String encryptedToken, Integer type) {
 
     public IngressReply(String status, String eventId, String reason) {
-        this(status, eventId, reason, null, null, null);
+        this(status, eventId, reason, null, null, null, null);
+    }
+
+    public IngressReply(String status, String eventId, String reason, String challenge, String plainToken,
+            String encryptedToken) {
+        this(status, eventId, reason, challenge, plainToken, encryptedToken, null);
     }
 
     /** An answer to a provider's endpoint check (it carries the challenge or token), not to an event. */
     boolean isHandshake() {
-        return challenge != null || plainToken != null;
+        return challenge != null || plainToken != null || type != null;
     }
 
     static IngressReply status(String status) {

@@ -71,10 +71,17 @@ final class IngressResponses {
         return IngressAnswer.of(UNAUTHORIZED, new IngressReply("invalid_signature", null, failure.reason()));
     }
 
-    /** A verified handshake (Slack url_verification, Zoom endpoint.url_validation): 200, nothing buffered. */
+    /**
+     * A verified handshake (Slack url_verification, Zoom endpoint.url_validation, Discord PING, Twitch
+     * webhook_callback_verification as text): 200, nothing buffered.
+     */
     static IngressAnswer handshake(HandshakeAnswer answer) {
+        if (answer.text() != null) {
+            return new IngressAnswer(OK, new IngressReply(null, null, null, answer.text(), null, null), null, null,
+                    answer.text());
+        }
         return IngressAnswer.of(OK, new IngressReply(null, null, null, answer.challenge(), answer.plainToken(),
-                answer.encryptedToken()));
+                answer.encryptedToken(), answer.type()));
     }
 
     static IngressAnswer methodNotAllowed() {

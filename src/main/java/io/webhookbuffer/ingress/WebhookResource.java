@@ -78,7 +78,14 @@ public class WebhookResource {
         return rest(answer);
     }
 
+    @SuppressWarnings("unchecked")
     private static RestResponse<IngressReply> rest(IngressAnswer answer) {
+        if (answer.text() != null) {
+            // A handshake answered as text (Twitch's challenge), as the direct route writes it (AnswerWriter).
+            return (RestResponse<IngressReply>) (RestResponse<?>) RestResponse.ResponseBuilder
+                    .ok(answer.text(), AnswerWriter.TEXT_UTF8).header(AnswerWriter.NOSNIFF_HEADER, AnswerWriter.NOSNIFF)
+                    .header("Cache-Control", AnswerWriter.NO_STORE).build();
+        }
         RestResponse.ResponseBuilder<IngressReply> response = RestResponse.ResponseBuilder
                 .<IngressReply>create(answer.status()).entity(answer.reply());
         if (answer.header() != null) {

@@ -88,7 +88,7 @@ public final class MetricNames {
                     + " request_timeout");
     public static final Metric VERIFICATIONS_OFFLOADED = new Metric("buffer.ingress.verifications.offloaded",
             Kind.COUNTER, "Request bodies verified on the verification pool, off the event loop (at least"
-                    + " buffer.ingress.verification.offload-bytes)");
+                    + " buffer.ingress.verification.offload-bytes, or any size under a public-key signature)");
     public static final Metric ACTORS_LIVE = new Metric("buffer.actors.live", Kind.GAUGE,
             "Tenant actors currently in memory");
     public static final Metric MAILBOX_DEPTH = new Metric("buffer.actors.mailbox.depth", Kind.GAUGE,

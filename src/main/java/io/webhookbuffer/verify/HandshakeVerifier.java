@@ -15,12 +15,14 @@ import io.webhookbuffer.common.Hmac;
  * <li>Zoom: a body with {@code "event": "endpoint.url_validation"} is answered with its {@code payload.plainToken}
  * and {@code encryptedToken}, the hex HMAC-SHA256 of the plain token keyed with the secret token (the tenant secret
  * that verified the request).</li>
+ * <li>Discord: a PING interaction ({@code "type": 1}, and no {@code event} field, which only Discord's separate
+ * Webhook Events carry) is answered with the PONG {@code {"type": 1}}. It computes nothing.</li>
  * </ul>
  */
 public final class HandshakeVerifier implements SignatureVerifier {
 
     /** Which handshake the provider performs. */
-    public enum Kind { SLACK, ZOOM }
+    public enum Kind { SLACK, ZOOM, DISCORD }
 
     private final SignatureVerifier scheme;
     private final Kind kind;
@@ -47,6 +49,11 @@ public final class HandshakeVerifier implements SignatureVerifier {
     }
 
     @Override
+    public boolean costly(List<String> secrets) {
+        return scheme.costly(secrets);
+    }
+
+    @Override
     public HandshakeAnswer handshake(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
         return switch (kind) {
@@ -55,6 +62,9 @@ public final class HandshakeVerifier implements SignatureVerifier {
                     : null;
             case ZOOM -> "endpoint.url_validation".equals(JsonFields.text(rawBody, "event"))
                     ? zoom(JsonFields.text(rawBody, "payload", "plainToken"), headers, rawBody, secrets, receivedAtMillis)
+                    : null;
+            case DISCORD -> "1".equals(JsonFields.text(rawBody, "type")) && !JsonFields.has(rawBody, "event")
+                    ? HandshakeAnswer.discordPong()
                     : null;
         };
     }

@@ -1,6 +1,7 @@
 package io.webhookbuffer.verify;
 
 import java.io.IOException;
+import java.util.Arrays;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -63,5 +64,82 @@ final class JsonFields {
             throw new IOException("not a complete JSON object");
         }
         return found;
+    }
+
+    /** Whether the body is one complete JSON object with a top-level field of that name (of any value). */
+    static boolean has(byte[] body, String field) {
+        if (body == null || body.length == 0) {
+            return false;
+        }
+        try (JsonParser parser = FACTORY.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            boolean found = false;
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                found |= field.equals(parser.currentName());
+                parser.nextToken();
+                parser.skipChildren();
+            }
+            return token == JsonToken.END_OBJECT && found;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The texts of several string or integer fields of one top-level object ({@code object.fields[i]}), in one pass
+     * over the body; an absent field (or any field, when the body is not one complete JSON object) is null.
+     */
+    static String[] texts(byte[] body, String object, String... fields) {
+        String[] found = new String[fields.length];
+        if (body == null || body.length == 0) {
+            return found;
+        }
+        try (JsonParser parser = FACTORY.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return found;
+            }
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                boolean match = object.equals(parser.currentName());
+                JsonToken value = parser.nextToken();
+                if (match) {
+                    // A later duplicate of the object wins whole, as the last duplicate key does in text().
+                    Arrays.fill(found, null);
+                }
+                if (match && value == JsonToken.START_OBJECT) {
+                    readFields(parser, fields, found);
+                } else {
+                    parser.skipChildren();
+                }
+            }
+            if (token != JsonToken.END_OBJECT) {
+                return new String[fields.length];
+            }
+            return found;
+        } catch (IOException | RuntimeException e) {
+            return new String[fields.length];
+        }
+    }
+
+    /** The parser is just inside an object: reads it to its end, the last of each named field winning. */
+    private static void readFields(JsonParser parser, String[] fields, String[] found) throws IOException {
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = parser.nextToken();
+            for (int i = 0; i < fields.length; i++) {
+                if (fields[i].equals(name)) {
+                    found[i] = value == JsonToken.VALUE_STRING || value == JsonToken.VALUE_NUMBER_INT ? parser.getText()
+                            : null;
+                }
+            }
+            parser.skipChildren();
+        }
+        if (token != JsonToken.END_OBJECT) {
+            throw new IOException("not a complete JSON object");
+        }
     }
 }

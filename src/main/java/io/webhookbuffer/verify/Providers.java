@@ -14,8 +14,9 @@ import io.webhookbuffer.verify.SignatureScheme.TimestampUnit;
 
 /**
  * The signature schemes this build ships, by the {@code provider} name used in tenant config. Most are presets of
- * {@link SignatureScheme}; Twilio (URL plus sorted form parameters) and GitLab's token have their own code, and Slack
- * and Zoom add a handshake. {@code custom} is a tenant's own {@link SignatureScheme}. Adding a provider is one entry
+ * {@link SignatureScheme}; Twilio (URL plus sorted form parameters), GitLab's token and Twitch (an RFC 3339
+ * timestamp) have their own code; Slack, Zoom and Twitch add a signed handshake, and Meta, X and Dropbox a GET check
+ * ({@link QueryHandshake}). {@code custom} is a tenant's own {@link SignatureScheme}. Adding a provider is one entry
  * here, its vectors ({@code src/test/resources/signature-vectors/}) and a row in docs/providers.md.
  */
 public final class Providers {
@@ -33,6 +34,39 @@ public final class Providers {
     public static final String INTERCOM = "intercom";
     public static final String GITLAB = "gitlab";
     public static final String TWILIO = "twilio";
+    // Common HMAC senders (issue 20).
+    public static final String TYPEFORM = "typeform";
+    public static final String CALENDLY = "calendly";
+    public static final String HUBSPOT = "hubspot";
+    public static final String LEMON_SQUEEZY = "lemon-squeezy";
+    public static final String WOOCOMMERCE = "woocommerce";
+    public static final String RAZORPAY = "razorpay";
+    public static final String MUX = "mux";
+    public static final String BITBUCKET = "bitbucket";
+    public static final String SENTRY = "sentry";
+    public static final String PAGERDUTY = "pagerduty";
+    public static final String VERCEL = "vercel";
+    public static final String CLERK = "clerk";
+    public static final String RESEND = "resend";
+    public static final String GITEA = "gitea";
+    public static final String COINBASE_COMMERCE = "coinbase-commerce";
+    public static final String WORKOS = "workos";
+    public static final String WEBFLOW = "webflow";
+    public static final String CIRCLECI = "circleci";
+    public static final String CLICKUP = "clickup";
+    public static final String TRELLO = "trello";
+    public static final String ZENDESK = "zendesk";
+    // Public-key and body-signed presets (issue 20 item 1): PublicKeyVerifier, MailgunVerifier.
+    public static final String SENDGRID = "sendgrid";
+    public static final String DISCORD = "discord";
+    public static final String MAILGUN = "mailgun";
+    /** The presets of that group: each signs a timestamp, so a tenant's tolerance applies. */
+    private static final List<String> SIGNED_TIMESTAMP_OWN_CODE = List.of(SENDGRID, DISCORD, MAILGUN);
+    // Handshake presets (issue 20 item 1, part 2): a GET endpoint check (QueryHandshake) or a signed one.
+    public static final String META = "meta";
+    public static final String X = "x";
+    public static final String DROPBOX = "dropbox";
+    public static final String TWITCH = "twitch";
     /** The tenant's own scheme ({@code customScheme} in the tenant command). */
     public static final String CUSTOM = "custom";
 
@@ -41,12 +75,28 @@ public final class Providers {
     private static final int PADDLE_TOLERANCE = 5;
     /** Linear's documentation asks for the webhookTimestamp to be within a minute. */
     private static final int LINEAR_TOLERANCE = 60;
+    /** WorkOS's SDKs allow 180 s. */
+    private static final int WORKOS_TOLERANCE = 180;
     private static final int MAX_CACHED = 10_000;
+    private static final String META_SIGNATURE = "X-Hub-Signature-256";
+    private static final String X_SIGNATURE = "x-twitter-webhooks-signature";
+    private static final Map<String, QueryHandshake> QUERY_HANDSHAKES = Map.of(
+            META, new QueryHandshake(QueryHandshake.Kind.META), X, new QueryHandshake(QueryHandshake.Kind.X),
+            DROPBOX, new QueryHandshake(QueryHandshake.Kind.DROPBOX));
 
     private static final Map<String, SignatureScheme> SCHEMES = schemes();
     private static final Map<String, SignatureVerifier> FIXED = fixed();
     private static final List<String> NAMES = names(GENERIC, STRIPE, GITHUB, SHOPIFY, SLACK, STANDARD_WEBHOOKS, PADDLE,
-            SQUARE, LINEAR, ZOOM, INTERCOM, GITLAB, TWILIO, CUSTOM);
+            SQUARE, LINEAR, ZOOM, INTERCOM, GITLAB, TWILIO,
+            // Common HMAC senders (issue 20).
+            TYPEFORM, CALENDLY, HUBSPOT, LEMON_SQUEEZY, WOOCOMMERCE, RAZORPAY, MUX, BITBUCKET, SENTRY, PAGERDUTY, VERCEL,
+            CLERK, RESEND, GITEA, COINBASE_COMMERCE, WORKOS, WEBFLOW, CIRCLECI, CLICKUP, TRELLO,
+            ZENDESK,
+            // Public-key and body-signed (issue 20).
+            SENDGRID, DISCORD, MAILGUN,
+            // Handshake presets (issue 20).
+            META, X, DROPBOX, TWITCH,
+            CUSTOM);
     /** Verifiers bound to a tenant's settings (URL, tolerance, custom scheme), built once per distinct setting. */
     private static final Map<Settings, SignatureVerifier> BOUND = new ConcurrentHashMap<>();
 
@@ -82,18 +132,69 @@ public final class Providers {
                 .build());
         m.put(INTERCOM, SignatureScheme.builder("X-Hub-Signature").algorithm(Algorithm.SHA1).prefix("sha1=")
                 .dedupeBodyField("id").build());
+        commonHmacSenders(m);
+        // Handshake presets: none sends a delivery id, so the body hash is the key.
+        m.put(META, SignatureScheme.builder(META_SIGNATURE).prefix("sha256=").build());
+        m.put(X, SignatureScheme.builder(X_SIGNATURE).encoding(Encoding.BASE64).prefix("sha256=").build());
+        m.put(DROPBOX, SignatureScheme.builder("X-Dropbox-Signature").build());
         return Collections.unmodifiableMap(m);
+    }
+
+    /** Common HMAC senders (issue 20): each scheme as its provider's documentation states it (docs/providers.md). */
+    private static void commonHmacSenders(Map<String, SignatureScheme> m) {
+        m.put(TYPEFORM, SignatureScheme.builder("Typeform-Signature").encoding(Encoding.BASE64).prefix("sha256=")
+                .dedupeBodyField("event_id").build());
+        m.put(CALENDLY, SignatureScheme.builder("Calendly-Webhook-Signature").params(",", "v1")
+                .timestampFromParam("t", DEFAULT_TOLERANCE).signedContent("{ts}.{body}").build());
+        m.put(HUBSPOT, SignatureScheme.builder("X-HubSpot-Signature-v3").encoding(Encoding.BASE64)
+                .timestampFromHeader(DEFAULT_TOLERANCE, "X-HubSpot-Request-Timestamp")
+                .timestampUnit(TimestampUnit.MILLISECONDS).signedContent("POST{url}{body}{ts}").build());
+        m.put(LEMON_SQUEEZY, SignatureScheme.builder("X-Signature").build());
+        m.put(WOOCOMMERCE, SignatureScheme.builder("X-WC-Webhook-Signature").encoding(Encoding.BASE64)
+                .dedupeHeaders("X-WC-Webhook-Delivery-ID").build());
+        m.put(RAZORPAY, SignatureScheme.builder("X-Razorpay-Signature").dedupeHeaders("x-razorpay-event-id").build());
+        m.put(MUX, SignatureScheme.builder("Mux-Signature").params(",", "v1")
+                .timestampFromParam("t", DEFAULT_TOLERANCE).signedContent("{ts}.{body}").dedupeBodyField("id").build());
+        m.put(BITBUCKET, SignatureScheme.builder("X-Hub-Signature").prefix("sha256=").dedupeHeaders("X-Request-UUID")
+                .build());
+        m.put(SENTRY, SignatureScheme.builder("Sentry-Hook-Signature").dedupeHeaders("Request-ID").build());
+        m.put(PAGERDUTY, SignatureScheme.builder("X-PagerDuty-Signature").prefix("v1=").list(",").build());
+        m.put(VERCEL, SignatureScheme.builder("x-vercel-signature").algorithm(Algorithm.SHA1).dedupeBodyField("id")
+                .build());
+        // Clerk and Resend send through Svix: the Standard Webhooks scheme under their own names.
+        m.put(CLERK, m.get(STANDARD_WEBHOOKS));
+        m.put(RESEND, m.get(STANDARD_WEBHOOKS));
+        m.put(GITEA, SignatureScheme.builder("X-Gitea-Signature").dedupeHeaders("X-Gitea-Delivery").build());
+        m.put(COINBASE_COMMERCE, SignatureScheme.builder("X-CC-Webhook-Signature").build());
+        m.put(WORKOS, SignatureScheme.builder("WorkOS-Signature").params(",", "v1")
+                .timestampFromParam("t", WORKOS_TOLERANCE).timestampUnit(TimestampUnit.MILLISECONDS)
+                .signedContent("{ts}.{body}").dedupeBodyField("id").build());
+        m.put(WEBFLOW, SignatureScheme.builder("x-webflow-signature")
+                .timestampFromHeader(DEFAULT_TOLERANCE, "x-webflow-timestamp").timestampUnit(TimestampUnit.MILLISECONDS)
+                .signedContent("{ts}:{body}").build());
+        m.put(CIRCLECI, SignatureScheme.builder("circleci-signature").params(",", "v1").dedupeBodyField("id").build());
+        m.put(CLICKUP, SignatureScheme.builder("X-Signature").build());
+        m.put(TRELLO, SignatureScheme.builder("X-Trello-Webhook").algorithm(Algorithm.SHA1).encoding(Encoding.BASE64)
+                .signedContent("{body}{url}").build());
+        m.put(ZENDESK, SignatureScheme.builder("X-Zendesk-Webhook-Signature").encoding(Encoding.BASE64)
+                .timestampFromHeader(DEFAULT_TOLERANCE, "X-Zendesk-Webhook-Signature-Timestamp")
+                .timestampUnit(TimestampUnit.ISO_8601).signedContent("{ts}{body}")
+                .dedupeHeaders("x-zendesk-webhook-invocation-id").build());
     }
 
     private static Map<String, SignatureVerifier> fixed() {
         Map<String, SignatureVerifier> m = new LinkedHashMap<>();
         m.put(GENERIC, new GenericHmacVerifier());
         m.put(GITLAB, new GitLabTokenVerifier());
+        m.put(TWITCH, new TwitchVerifier(TwitchVerifier.DEFAULT_TOLERANCE));
         SCHEMES.forEach((name, scheme) -> {
             if (!scheme.signsUrl()) {
                 m.put(name, decorate(name, new SchemeVerifier(scheme, null)));
             }
         });
+        for (String name : SIGNED_TIMESTAMP_OWN_CODE) {
+            m.put(name, ownCode(name, DEFAULT_TOLERANCE));
+        }
         return Collections.unmodifiableMap(m);
     }
 
@@ -101,6 +202,9 @@ public final class Providers {
         return switch (provider) {
             case SLACK -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.SLACK);
             case ZOOM -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.ZOOM);
+            case STANDARD_WEBHOOKS -> new StandardWebhooksVerifier((SchemeVerifier) verifier);
+            case DISCORD -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.DISCORD);
+            case X -> new JsonObjectOnlyVerifier(verifier, List.of(X_SIGNATURE));
             default -> verifier;
         };
     }
@@ -114,7 +218,7 @@ public final class Providers {
         return provider != null && NAMES.contains(provider);
     }
 
-    /** The declarative preset behind a provider, or null for those with their own code (generic, gitlab, twilio). */
+    /** The declarative preset behind a provider, or null for those with their own code (generic, gitlab, twilio, twitch). */
     public static SignatureScheme preset(String provider) {
         return provider == null ? null : SCHEMES.get(provider);
     }
@@ -128,7 +232,8 @@ public final class Providers {
     /** Whether the provider signs a timestamp (so a tolerance applies and may be overridden per tenant). */
     public static boolean signsTimestamp(String provider, SignatureScheme custom) {
         SignatureScheme scheme = CUSTOM.equals(provider) ? custom : preset(provider);
-        return scheme != null && scheme.signsTimestamp();
+        return TWITCH.equals(provider) || (scheme != null && scheme.signsTimestamp())
+                || SIGNED_TIMESTAMP_OWN_CODE.contains(provider);
     }
 
     /** The verifier for a provider that needs no tenant settings, or null (callers refuse, never skip verification). */
@@ -190,13 +295,23 @@ public final class Providers {
         if (toleranceSeconds != null && !signsTimestamp(provider, custom)) {
             return "'toleranceSeconds' applies only to schemes that sign a timestamp; '" + provider + "' does not.";
         }
-        SignatureScheme scheme = CUSTOM.equals(provider) ? custom : preset(provider);
-        if (scheme != null && scheme.key() == KeyEncoding.WHSEC_BASE64 && secrets != null) {
-            for (int i = 0; i < secrets.size(); i++) {
-                byte[] key = SchemeVerifier.whsecKey(secrets.get(i));
-                if (key == null || key.length == 0) {
-                    return "Secret #" + (i + 1) + " is not a Standard Webhooks secret ('whsec_' followed by base64).";
-                }
+        return secretsProblem(provider, CUSTOM.equals(provider) ? custom : preset(provider), secrets);
+    }
+
+    /** Why one of the secrets cannot be a key of the scheme (a public key, a Standard Webhooks secret), or null. */
+    private static String secretsProblem(String provider, SignatureScheme scheme, List<String> secrets) {
+        if (secrets == null) {
+            return null;
+        }
+        String keyProblem = publicKeyProblem(provider, secrets);
+        if (keyProblem != null || scheme == null || scheme.key() != KeyEncoding.WHSEC_BASE64) {
+            return keyProblem;
+        }
+        for (int i = 0; i < secrets.size(); i++) {
+            // A Standard Webhooks tenant may hold whpk_ public keys beside its whsec_ secrets (publicKeyProblem).
+            if (!isWhpk(provider, secrets.get(i)) && isEmpty(SchemeVerifier.whsecKey(secrets.get(i)))) {
+                return "Secret #" + (i + 1) + " is not a Standard Webhooks secret ('whsec_' followed by base64, or"
+                        + " 'whpk_' followed by base64 for an Ed25519 public key).";
             }
         }
         return null;
@@ -206,6 +321,12 @@ public final class Providers {
         try {
             if (TWILIO.equals(s.provider())) {
                 return new TwilioVerifier(s.publicUrl());
+            }
+            if (SIGNED_TIMESTAMP_OWN_CODE.contains(s.provider())) {
+                return ownCode(s.provider(), s.toleranceSeconds() == null ? DEFAULT_TOLERANCE : s.toleranceSeconds());
+            }
+            if (TWITCH.equals(s.provider())) {
+                return new TwitchVerifier(s.toleranceSeconds());
             }
             SignatureScheme scheme = CUSTOM.equals(s.provider()) ? s.custom() : preset(s.provider());
             if (scheme == null) {
@@ -220,6 +341,63 @@ public final class Providers {
             // nothing, so the tenant fails closed.
             return null;
         }
+    }
+
+    /** The verifiers with their own code that sign a timestamp, at a tolerance. */
+    private static SignatureVerifier ownCode(String provider, int toleranceSeconds) {
+        return switch (provider) {
+            case SENDGRID -> new PublicKeyVerifier(PublicKeyVerifier.Kind.SENDGRID, toleranceSeconds);
+            case DISCORD -> decorate(DISCORD, new PublicKeyVerifier(PublicKeyVerifier.Kind.DISCORD, toleranceSeconds));
+            default -> new MailgunVerifier(toleranceSeconds);
+        };
+    }
+
+    /**
+     * Why a secret of a public-key scheme is not a usable key (null when every one is): each is parsed here, and
+     * cached for the verifier, so a bad key is refused at the tenant command. Standard Webhooks takes {@code whpk_}
+     * public keys beside {@code whsec_} secrets; its {@code whsk_} private key is refused by name.
+     */
+    private static String publicKeyProblem(String provider, List<String> secrets) {
+        PublicKeys.Format format = keyFormat(provider);
+        for (int i = 0; format != null && i < secrets.size(); i++) {
+            String secret = secrets.get(i);
+            if (STANDARD_WEBHOOKS.equals(provider) && secret.startsWith("whsk_")) {
+                return "Secret #" + (i + 1) + " is a Standard Webhooks signing (private) key: give the public key"
+                        + " ('whpk_...') instead, and keep the private key with the sender.";
+            }
+            String problem = STANDARD_WEBHOOKS.equals(provider) && !isWhpk(provider, secret) ? null
+                    : PublicKeys.parse(format, secret).problem();
+            if (problem != null) {
+                return "Secret #" + (i + 1) + " of '" + provider + "' must be the provider's public verification key;"
+                        + " it " + problem + ".";
+            }
+        }
+        return null;
+    }
+
+    private static PublicKeys.Format keyFormat(String provider) {
+        return switch (provider) {
+            case SENDGRID -> PublicKeys.Format.P256_SPKI_BASE64;
+            case DISCORD -> PublicKeys.Format.ED25519_HEX;
+            case STANDARD_WEBHOOKS -> PublicKeys.Format.ED25519_WHPK;
+            default -> null;
+        };
+    }
+
+    private static boolean isWhpk(String provider, String secret) {
+        return STANDARD_WEBHOOKS.equals(provider) && secret.startsWith(PublicKeys.WHPK);
+    }
+
+    private static boolean isEmpty(byte[] key) {
+        return key == null || key.length == 0;
+    }
+
+    /**
+     * The provider's endpoint check by GET (Meta, X, Dropbox), or null when it has none: its GET is then a 405 as
+     * for every other provider.
+     */
+    public static QueryHandshake queryHandshake(String provider) {
+        return provider == null ? null : QUERY_HANDSHAKES.get(provider);
     }
 
     private static List<String> names(String... names) {

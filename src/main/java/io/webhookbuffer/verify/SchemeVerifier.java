@@ -2,6 +2,8 @@ package io.webhookbuffer.verify;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -26,6 +28,8 @@ public final class SchemeVerifier implements SignatureVerifier {
     static final int MAX_SIGNATURES = 16;
     /** Epoch milliseconds fit in 13 digits until the year 2286; longer numbers are refused before parsing. */
     private static final int MAX_TIMESTAMP_DIGITS = 15;
+    /** The shape of an {@link SignatureScheme.TimestampUnit#ISO_8601} timestamp: {@code d} is an ASCII digit. */
+    private static final String ISO_PATTERN = "dddd-dd-ddTdd:dd:ddZ";
     private static final int BODY = 0;
     private static final int TS = 1;
     private static final int ID = 2;
@@ -75,7 +79,9 @@ public final class SchemeVerifier implements SignatureVerifier {
             case HEADER -> first(headers, scheme.timestampHeaders());
             case BODY -> JsonFields.text(rawBody, scheme.timestampBodyField());
         };
-        long timestamp = scheme.timestamp() == TimestampSource.NONE ? 0 : parseTimestamp(ts);
+        long timestamp = scheme.timestamp() == TimestampSource.NONE ? 0
+                : scheme.timestampUnit() == SignatureScheme.TimestampUnit.ISO_8601 ? parseIsoSeconds(ts)
+                : parseTimestamp(ts);
         byte[] id = null;
         if (needs(ID)) {
             String value = first(headers, scheme.idHeaders());
@@ -182,7 +188,7 @@ public final class SchemeVerifier implements SignatureVerifier {
     }
 
     private boolean fresh(long timestamp, long receivedAtMillis) {
-        long millis = scheme.timestampUnit() == SignatureScheme.TimestampUnit.SECONDS ? timestamp * 1000 : timestamp;
+        long millis = scheme.timestampUnit() == SignatureScheme.TimestampUnit.MILLISECONDS ? timestamp : timestamp * 1000;
         // Both directions: a timestamp from the future is as suspect as an old one.
         return Math.abs(receivedAtMillis - millis) <= scheme.toleranceSeconds() * 1000L;
     }
@@ -201,6 +207,37 @@ public final class SchemeVerifier implements SignatureVerifier {
             value = value * 10 + (c - '0');
         }
         return value;
+    }
+
+    /**
+     * Epoch seconds of exactly {@code yyyy-MM-ddTHH:mm:ssZ} (ASCII digits, no fraction, no offset but Z), else -1 (also
+     * for a time before 1970, an impossible date such as February 30, or hour 24).
+     */
+    static long parseIsoSeconds(String ts) {
+        if (!isIsoShape(ts)) {
+            return -1;
+        }
+        try {
+            long seconds = Instant.parse(ts).getEpochSecond();
+            return seconds < 0 ? -1 : seconds;
+        } catch (DateTimeParseException e) {
+            return -1;
+        }
+    }
+
+    /** {@code dddd-dd-ddTdd:dd:ddZ} with ASCII digits; the hour is below 24 (Instant.parse reads 24:00 as midnight). */
+    private static boolean isIsoShape(String ts) {
+        if (ts == null || ts.length() != ISO_PATTERN.length()) {
+            return false;
+        }
+        for (int i = 0; i < ts.length(); i++) {
+            char p = ISO_PATTERN.charAt(i);
+            char c = ts.charAt(i);
+            if (p == 'd' ? c < '0' || c > '9' : c != p) {
+                return false;
+            }
+        }
+        return ts.charAt(11) < '2' || ts.charAt(11) == '2' && ts.charAt(12) < '4';
     }
 
     /** The header's signatures (and its timestamp parameter), or null when it is malformed in any way. */
@@ -224,8 +261,9 @@ public final class SchemeVerifier implements SignatureVerifier {
             String item = header.substring(start, end).strip();
             start = end + separator.length();
             if (item.isEmpty()) {
-                // Repeated separators: a list tolerates them (Standard Webhooks pads with spaces), parameters do not.
-                if (scheme.layout() == Layout.PARAMS) {
+                // Repeated separators: a space-separated list tolerates them (Standard Webhooks pads with spaces);
+                // parameters and lists with another separator (PagerDuty's comma) do not.
+                if (scheme.layout() == Layout.PARAMS || !separator.isBlank()) {
                     return null;
                 }
                 continue;

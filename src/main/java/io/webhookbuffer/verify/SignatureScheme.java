@@ -22,7 +22,7 @@ import java.util.List;
  * @param timestamp where the timestamp comes from
  * @param timestampHeaders header names for {@link TimestampSource#HEADER}, first present wins
  * @param timestampBodyField top-level body field for {@link TimestampSource#BODY}
- * @param timestampUnit seconds or milliseconds since the epoch
+ * @param timestampUnit seconds or milliseconds since the epoch, or an ISO 8601 UTC time
  * @param toleranceSeconds how far the timestamp may be from the receive time, in either direction
  * @param idHeaders header names for {@code {id}}, first present wins
  * @param key how a tenant secret becomes the HMAC key
@@ -57,7 +57,11 @@ public record SignatureScheme(List<String> signatureHeaders, Algorithm algorithm
 
     public enum TimestampSource { NONE, HEADER, PARAM, BODY }
 
-    public enum TimestampUnit { SECONDS, MILLISECONDS }
+    /**
+     * Seconds or milliseconds since the epoch (decimal digits), or {@code ISO_8601}: a UTC time to the second,
+     * exactly {@code yyyy-MM-ddTHH:mm:ssZ} (Zendesk's {@code X-Zendesk-Webhook-Signature-Timestamp}).
+     */
+    public enum TimestampUnit { SECONDS, MILLISECONDS, ISO_8601 }
 
     /** {@code UTF8}: the secret's bytes; {@code WHSEC_BASE64}: Standard Webhooks, base64 after an optional {@code whsec_}. */
     public enum KeyEncoding { UTF8, WHSEC_BASE64 }

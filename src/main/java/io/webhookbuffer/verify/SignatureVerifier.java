@@ -43,4 +43,13 @@ public interface SignatureVerifier {
             long receivedAtMillis) {
         return null;
     }
+
+    /**
+     * Whether checking a request costs more than a hop to a worker thread whatever the body's size (a public-key
+     * signature: tens to hundreds of microseconds), given the tenant's secrets. The ingest path then verifies it on
+     * the verification pool, within the tenant's share of it, never on the event loop. False by default (an HMAC).
+     */
+    default boolean costly(List<String> secrets) {
+        return false;
+    }
 }

@@ -7,6 +7,10 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPairGenerator;
+import java.security.spec.ECGenParameterSpec;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.UUID;
 
@@ -58,6 +62,29 @@ class ProviderConfigTests {
         refused("{\"provider\":\"custom\",\"secrets\":[\"cfg-secret\"]}", "needs 'customScheme'");
         refused("{\"provider\":\"github\",\"secrets\":[\"cfg-secret\"],\"customScheme\":" + CUSTOM_SCHEME + "}",
                 "only used with");
+    }
+
+    /** Public verification keys are parsed by the command: one that is no key of its scheme is refused by position. */
+    @Test
+    void publicVerificationKeysAreParsedAtTheTenantCommand() throws Exception {
+        refused("{\"provider\":\"sendgrid\",\"secrets\":[\"cfg-secret\"]}",
+                "Secret #1 of 'sendgrid' must be the provider's public verification key");
+        KeyPairGenerator ec = KeyPairGenerator.getInstance("EC");
+        ec.initialize(new ECGenParameterSpec("secp384r1"));
+        String p384 = Base64.getEncoder().encodeToString(ec.generateKeyPair().getPublic().getEncoded());
+        refused("{\"provider\":\"sendgrid\",\"secrets\":[\"" + p384 + "\"]}", "an EC key of another curve");
+        String discordKey = "ab".repeat(32);
+        refused("{\"provider\":\"discord\",\"secrets\":[\"" + discordKey + "\",\"cfg-secret\"]}",
+                "Secret #2 of 'discord'");
+        refused("{\"provider\":\"standard-webhooks\",\"secrets\":[\"whsk_" + "A".repeat(86) + "\"]}",
+                "signing (private) key");
+        Signed.command("{\"provider\":\"discord\",\"secrets\":[\"" + discordKey + "\"],\"toleranceSeconds\":60}")
+                .put("/control/tenants/" + newId()).then().statusCode(200);
+        byte[] spki = KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPublic().getEncoded();
+        String whpk = "whpk_" + Base64.getEncoder().encodeToString(Arrays.copyOfRange(spki, spki.length - 32, spki.length));
+        Signed.command("{\"provider\":\"standard-webhooks\",\"secrets\":[\"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\","
+                + "\"" + whpk + "\"]}")
+                .put("/control/tenants/" + newId()).then().statusCode(200);
     }
 
     @Test

@@ -21,6 +21,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
+import io.webhookbuffer.verify.QueryHandshake;
 
 /**
  * The failed-verification budget and the verification pool, over HTTP against the real app: an address that earned
@@ -52,6 +53,21 @@ class FailedVerificationTests {
         // The same address's standing with another tenant is its own.
         Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"ok\":2}").post("/webhook/" + neighbour).then().statusCode(202);
         given().header("X-Signature", BAD).body("{}").post("/webhook/" + neighbour).then().statusCode(401);
+    }
+
+    /** A GET check's refusals (Meta's wrong verify tokens) count against the address like bad signatures. */
+    @Test
+    void wrongMetaVerifyTokensEarnTheAddressA429EvenForTheRightOne() {
+        String secret = "meta-secret-for-the-budget";
+        String tenant = tenant().provider("meta").secrets(secret).provision();
+        for (int i = 0; i < FailedVerificationProfile.PER_ADDRESS; i++) {
+            given().urlEncodingEnabled(false).get("/webhook/" + tenant + "?hub.mode=subscribe&hub.verify_token=guess" + i
+                    + "&hub.challenge=1").then().statusCode(401).body("reason", equalTo("bad_verify_token"));
+        }
+        given().urlEncodingEnabled(false).get("/webhook/" + tenant + "?hub.mode=subscribe&hub.verify_token="
+                + QueryHandshake.metaVerifyToken(secret) + "&hub.challenge=1").then().statusCode(429)
+                .header("Retry-After", Matchers.matchesPattern("[1-9][0-9]*"))
+                .body("reason", equalTo("failed_verifications"));
     }
 
     @Test

@@ -225,6 +225,17 @@ abstract class IngestAnswersContract {
                 "{\"plainToken\":\"qgg8vlvZRS6UYooatFL8Aw\",\"encryptedToken\":\"" + encrypted + "\"}", "r-zoom", null);
     }
 
+    /** Twitch's verification is answered with the bare challenge as text, the same on both routes. */
+    @Test
+    void twitchCallbackVerificationIsPlainText() throws IOException {
+        Vector twitch = vector("twitch", "callback-verification");
+        Answer challenge = counted("handshake", () -> replay(twitch, "r-twitch"));
+        String body = "pogchamp-kappa-360noscope-vohiyo";
+        expect(challenge, "HTTP/1.1 200 OK", body, List.of(Pattern.quote("X-Request-ID: r-twitch"),
+                Pattern.quote("content-length: " + length(body)), Pattern.quote("Cache-Control: no-store"),
+                Pattern.quote("Content-Type: text/plain;charset=UTF-8"), Pattern.quote("X-Content-Type-Options: nosniff")));
+    }
+
     /** Not an ingest attempt: RESTEasy's 405 either way, counted nowhere. */
     @Test
     void otherMethodsAndTheRequestId() throws IOException {

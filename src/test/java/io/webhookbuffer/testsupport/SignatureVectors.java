@@ -26,13 +26,23 @@ public final class SignatureVectors {
 
     /** Every provider with a vector file; the file name is the provider name. */
     public static final List<String> PROVIDERS = List.of("generic", "stripe", "github", "shopify", "slack",
-            "standard-webhooks", "paddle", "square", "linear", "zoom", "intercom", "gitlab", "twilio");
+            "standard-webhooks", "paddle", "square", "linear", "zoom", "intercom", "gitlab", "twilio",
+            // Common HMAC senders (issue 20).
+            "typeform", "calendly", "hubspot", "lemon-squeezy", "woocommerce", "razorpay", "mux", "bitbucket", "sentry",
+            "pagerduty", "vercel", "clerk", "resend", "gitea", "coinbase-commerce", "workos", "webflow", "circleci",
+            "clickup", "trello", "zendesk",
+            // Public-key and body-signed (issue 20).
+            "sendgrid", "discord", "mailgun",
+            // Handshake presets (issue 20).
+            "meta", "x", "dropbox", "twitch");
 
     /**
      * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every
      * other provider's id comes from the signed body or a signed header.
      */
-    public static final Set<String> UNSIGNED_IDS = Set.of("generic", "github", "shopify", "linear", "gitlab", "twilio");
+    public static final Set<String> UNSIGNED_IDS = Set.of("generic", "github", "shopify", "linear", "gitlab", "twilio",
+            // Common HMAC senders (issue 20).
+            "woocommerce", "razorpay", "bitbucket", "sentry", "gitea", "zendesk");
 
     private SignatureVectors() {
     }
@@ -73,8 +83,27 @@ public final class SignatureVectors {
         return out;
     }
 
+    /**
+     * The vectors made by the providers' own SDKs ({@code signature-vectors/sdk/make.js}), one file per SDK; each
+     * vector names its provider.
+     */
+    public static final List<String> SDK_FILES = List.of("sdk-stripe", "sdk-github", "sdk-standard-webhooks",
+            "sdk-svix", "sdk-clerk", "sdk-resend", "sdk-twilio");
+
+    public static List<Vector> sdk() {
+        List<Vector> out = new ArrayList<>();
+        for (String file : SDK_FILES) {
+            out.addAll(read("/signature-vectors/sdk/" + file + ".json", null));
+        }
+        return out;
+    }
+
     public static List<Vector> of(String provider) {
-        String resource = "/signature-vectors/" + provider + ".json";
+        return read("/signature-vectors/" + provider + ".json", provider);
+    }
+
+    /** The vectors of one file; {@code provider} null takes each vector's own {@code provider} field. */
+    private static List<Vector> read(String resource, String provider) {
         JsonNode root;
         try (InputStream in = SignatureVectors.class.getResourceAsStream(resource)) {
             if (in == null) {
@@ -96,12 +125,43 @@ public final class SignatureVectors {
             if (node.has("handshake")) {
                 handshake = new LinkedHashMap<>();
                 Map<String, String> h = handshake;
-                node.get("handshake").fields().forEachRemaining(e -> h.put(e.getKey(), e.getValue().textValue()));
+                node.get("handshake").fields().forEachRemaining(e -> h.put(e.getKey(), e.getValue().asText()));
             }
-            vectors.add(new Vector(provider, node.get("name").textValue(), node.get("description").textValue(),
+            vectors.add(new Vector(provider != null ? provider : node.get("provider").textValue(),
+                    node.get("name").textValue(), node.get("description").textValue(),
                     secrets, text(node, "publicUrl"), node.has("receivedAt") ? node.get("receivedAt").longValue() : null,
                     headers, body, VerificationFailure.valueOf(node.get("expected").textValue()),
                     text(node, "dedupeId"), handshake));
+        }
+        return vectors;
+    }
+
+    /**
+     * One GET endpoint check ({@code query-handshakes.json}): the raw query as sent, and either the answer
+     * ({@code expected} ANSWER, with its content type and body) or the refusal ({@code MALFORMED}, {@code BAD_TOKEN}).
+     */
+    public record QueryVector(String provider, String name, String description, List<String> secrets, String query,
+            String expected, String contentType, String body) {
+
+        @Override
+        public String toString() {
+            return provider + "/" + name;
+        }
+    }
+
+    public static List<QueryVector> queryHandshakes() {
+        JsonNode root;
+        try (InputStream in = SignatureVectors.class.getResourceAsStream("/signature-vectors/query-handshakes.json")) {
+            root = new ObjectMapper().readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<QueryVector> vectors = new ArrayList<>();
+        for (JsonNode node : root) {
+            List<String> secrets = new ArrayList<>();
+            node.get("secrets").forEach(s -> secrets.add(s.textValue()));
+            vectors.add(new QueryVector(text(node, "provider"), text(node, "name"), text(node, "description"), secrets,
+                    text(node, "query"), text(node, "expected"), text(node, "contentType"), text(node, "body")));
         }
         return vectors;
     }

@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +27,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.testsupport.SignatureVectors;
+import io.webhookbuffer.testsupport.SignatureVectors.QueryVector;
 import io.webhookbuffer.testsupport.SignatureVectors.Vector;
 
 /** Every provider's golden vectors against the pure verifiers, and a fuzz of every header each scheme parses. */
@@ -33,8 +37,10 @@ class ProviderVectorsTests {
 
     private static final String UNICODE_PIECES = "0123456789abcdef=,;: v\u0663\uff21\u00a0\u2003\u200b\ufeff";
 
+    /** generate.py's vectors and those the providers' SDKs made (signature-vectors/sdk/make.js). */
     static Stream<Arguments> vectors() {
-        return SignatureVectors.all().stream().map(v -> Arguments.of(v.toString(), v));
+        return Stream.concat(SignatureVectors.all().stream(), SignatureVectors.sdk().stream())
+                .map(v -> Arguments.of(v.toString(), v));
     }
 
     static SignatureVerifier verifier(Vector v) {
@@ -64,7 +70,73 @@ class ProviderVectorsTests {
             assertEquals(v.handshake().get("challenge"), answer.challenge(), name);
             assertEquals(v.handshake().get("plainToken"), answer.plainToken(), name);
             assertEquals(v.handshake().get("encryptedToken"), answer.encryptedToken(), name);
+            assertEquals(v.handshake().get("type"), answer.type() == null ? null : answer.type().toString(), name);
+            assertEquals(v.handshake().get("text"), answer.text(), name);
         }
+    }
+
+    static Stream<Arguments> queryVectors() {
+        return SignatureVectors.queryHandshakes().stream().map(v -> Arguments.of(v.toString(), v));
+    }
+
+    /** The GET endpoint checks (Meta, X, Dropbox): answered exactly as generate.py computed, or refused. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("queryVectors")
+    void queryHandshakeVector(String name, QueryVector v) {
+        QueryHandshake handshake = Providers.queryHandshake(v.provider());
+        assertNotNull(handshake, name + ": the provider has a GET check");
+        QueryHandshake.Answer answer = handshake.answer(v.query(), v.secrets());
+        if ("ANSWER".equals(v.expected())) {
+            assertNull(answer.failure(), name + ": " + v.description());
+            assertEquals(v.contentType(), answer.contentType(), name);
+            assertEquals(v.body(), answer.body(), name);
+        } else {
+            assertEquals(QueryHandshake.Failure.valueOf(v.expected()), answer.failure(), name + ": " + v.description());
+            assertNull(answer.body(), name + ": a refusal echoes nothing");
+        }
+    }
+
+    @Test
+    void onlyMetaXAndDropboxHaveAGetCheck() {
+        for (String provider : Providers.names()) {
+            assertEquals(Set.of("meta", "x", "dropbox").contains(provider), Providers.queryHandshake(provider) != null,
+                    provider);
+        }
+    }
+
+    /**
+     * The X oracle guard: for random tokens (every one the CRC would answer), the CRC's answer used as the signature
+     * of a body equal to the token never verifies, for X's verifier; whereas the same MAC over a JSON body does.
+     */
+    @Test
+    void noCrcAnswerVerifiesAsAnXEvent() {
+        Random random = new Random(0xc2cL);
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
+        String secret = "x-consumer-secret-current-0123456789";
+        SignatureVerifier x = Providers.verifier("x");
+        for (int i = 0; i < 2000; i++) {
+            StringBuilder token = new StringBuilder();
+            for (int n = 1 + random.nextInt(QueryHandshake.MAX_TOKEN_LENGTH); n > 0; n--) {
+                token.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            QueryHandshake.Answer answer = Providers.queryHandshake("x").answer("crc_token=" + token, List.of(secret));
+            String signature = answer.body().substring("{\"response_token\":\"".length(), answer.body().length() - 2);
+            Map<String, String> headers = Map.of("x-twitter-webhooks-signature", signature);
+            assertEquals(VerificationFailure.BAD_SIGNATURE, x.verify(headers::get,
+                    token.toString().getBytes(StandardCharsets.US_ASCII), List.of(secret)), token.toString());
+        }
+        byte[] json = "{\"a\":1}".getBytes(StandardCharsets.US_ASCII);
+        String signature = "sha256=" + Base64.getEncoder().encodeToString(
+                Hmac.hmacSha256(secret, json));
+        Map<String, String> headers = Map.of("x-twitter-webhooks-signature", signature);
+        assertEquals(VerificationFailure.NONE, x.verify(headers::get, json, List.of(secret)));
+    }
+
+    @Test
+    void metaVerifyTokenIsTheHexHmacOfTheLabel() {
+        assertEquals(HexFormat.of().formatHex(Hmac.hmacSha256("s3cret",
+                "meta-verify-token".getBytes(StandardCharsets.US_ASCII))), QueryHandshake.metaVerifyToken("s3cret"));
+        assertEquals(64, QueryHandshake.metaVerifyToken("another").length());
     }
 
     @Test
@@ -85,6 +157,25 @@ class ProviderVectorsTests {
                     provider + ": a stale vector exactly when the scheme signs a timestamp");
             assertTrue(names.contains("tampered-body") && names.contains("wrong-secret") || "generic".equals(provider),
                     provider + " has tampered-body and wrong-secret");
+        }
+    }
+
+    /** Each SDK file has an accepted, a tampered and a wrong-secret vector, all for shipped providers. */
+    @Test
+    void theSdkVectorsCoverTheirProviders() {
+        List<Vector> sdk = SignatureVectors.sdk();
+        Set<String> providers = new HashSet<>();
+        Set<String> names = new HashSet<>();
+        for (Vector v : sdk) {
+            assertTrue(Providers.isKnown(v.provider()), v.toString());
+            assertTrue(names.add(v.name()), "duplicate SDK vector " + v.name());
+            providers.add(v.provider());
+        }
+        assertEquals(Set.of("stripe", "github", "standard-webhooks", "clerk", "resend", "twilio"), providers);
+        for (String file : SignatureVectors.SDK_FILES) {
+            for (String c : List.of("-valid", "-tampered-body", "-wrong-secret")) {
+                assertTrue(names.contains(file + c), file + c);
+            }
         }
     }
 
@@ -178,11 +269,17 @@ class ProviderVectorsTests {
     }
 
     /** Headers a scheme does not verify (content type, dedupe ids): changing them cannot make a request fail. */
+    private static final Set<String> UNSIGNED_HEADERS = Set.of("content-type", "x-github-delivery",
+            "x-shopify-webhook-id", "linear-delivery", "x-gitlab-event-uuid", "idempotency-key",
+            "i-twilio-idempotency-token",
+            // Common HMAC senders (issue 20): delivery ids outside the signature.
+            "x-wc-webhook-delivery-id", "x-razorpay-event-id", "x-request-uuid", "request-id", "x-gitea-delivery",
+            "x-zendesk-webhook-invocation-id",
+            // Handshake presets (issue 20): Twitch's message type is outside the signature.
+            "twitch-eventsub-message-type");
+
     private static boolean isUnsignedHeader(String header) {
-        String h = header.toLowerCase(Locale.ROOT);
-        return h.equals("content-type") || h.equals("x-github-delivery") || h.equals("x-shopify-webhook-id")
-                || h.equals("linear-delivery") || h.equals("x-gitlab-event-uuid") || h.equals("idempotency-key")
-                || h.equals("i-twilio-idempotency-token");
+        return UNSIGNED_HEADERS.contains(header.toLowerCase(Locale.ROOT));
     }
 
     @Test

@@ -1,0 +1,181 @@
+package io.webhookbuffer.ingress;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.ratelimit.SlidingWindowLimiter;
+import io.webhookbuffer.tenant.Tenant;
+import io.webhookbuffer.tenant.TenantDirectory;
+import io.webhookbuffer.verify.Providers;
+import io.webhookbuffer.verify.QueryHandshake;
+
+/**
+ * {@code GET /webhook/{tenantId}?...}: a provider's endpoint check by GET (Meta, X, Dropbox: {@link QueryHandshake}),
+ * answered from a Vert.x route ahead of RESTEasy and never buffered. What an unauthenticated sender can make it cost
+ * is bounded: a GET without a query string, or with a body, goes on to RESTEasy's 405 without a lookup; a query longer
+ * than {@link QueryHandshake#MAX_QUERY_LENGTH} is a 400 without a lookup; otherwise one tenant lookup (the cached one
+ * every POST makes, under the same budget), then 404 for an unknown or inactive tenant, 405 ({@code Allow: POST}) for
+ * a provider without a GET check, 429 once the address has had its share of refusals from the tenant, 400 for
+ * malformed parameters and 401 for a wrong verify token (both counted against the address like a bad signature, and
+ * kept in the tenant's refusals), and 429 past {@link #ANSWERS_PER_WINDOW} answered checks per tenant in
+ * {@link #WINDOW_SECONDS} on this replica (only answers count, so refused checks cannot use up the provider's). No
+ * database query, no Redis call and at most one short HMAC per active secret. Non-blocking.
+ */
+@ApplicationScoped
+public class QueryHandshakes {
+
+    /** Checks answered per tenant per replica and window: X checks hourly, Meta and Dropbox once per set-up. */
+    static final int ANSWERS_PER_WINDOW = 30;
+    static final int WINDOW_SECONDS = 60;
+    private static final int MAX_TENANTS = 10_000;
+    private static final int OK = 200;
+    private static final int BAD_REQUEST = 400;
+    private static final int UNAUTHORIZED = 401;
+    private static final int TOO_MANY_REQUESTS = 429;
+
+    private final TenantDirectory tenants;
+    private final VerificationBudget budget;
+    private final RefusalLog refusals;
+    private final AnswerWriter writer;
+    private final IngressListener listener;
+    private final long busyRetryAfter;
+    private final long unavailableRetryAfter;
+    /** Per tenant: the checks answered in the window; each limiter is guarded by itself. */
+    private final Cache<String, SlidingWindowLimiter> answered = Caffeine.newBuilder().maximumSize(MAX_TENANTS)
+            .expireAfterAccess(2L * WINDOW_SECONDS, TimeUnit.SECONDS).build();
+
+    public QueryHandshakes(TenantDirectory tenants, VerificationBudget budget, RefusalLog refusals, AnswerWriter writer,
+            IngressListener listener, ActorConfig actor) {
+        this.tenants = tenants;
+        this.budget = budget;
+        this.refusals = refusals;
+        this.writer = writer;
+        this.listener = listener;
+        this.busyRetryAfter = actor.overloadedRetryAfterSeconds();
+        this.unavailableRetryAfter = actor.unavailableRetryAfterSeconds();
+    }
+
+    void routes(@Observes Router router) {
+        router.get("/webhook/:tenantId").order(IngressGate.INGEST_ORDER).handler(this::handle);
+    }
+
+    private void handle(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        String query = request.query();
+        if (query == null || query.isEmpty() || hasBody(request)) {
+            ctx.next(); // RESTEasy's 405, as before: nothing to check, nothing looked up
+            return;
+        }
+        long started = System.nanoTime();
+        String tenantId = ctx.pathParam("tenantId");
+        if (!Tenant.isValidId(tenantId)) {
+            refuse(ctx, null, IngressResponses.notFound(), started);
+        } else if (query.length() > QueryHandshake.MAX_QUERY_LENGTH) {
+            refuse(ctx, null, malformed(), started);
+        } else {
+            CompletableFuture<Tenant> lookup = tenants.find(tenantId).toCompletableFuture();
+            IngressGate.whenLookedUp(lookup, () -> answer(ctx, lookup, query, started));
+        }
+    }
+
+    private void answer(RoutingContext ctx, CompletableFuture<Tenant> lookup, String query, long started) {
+        IngressAnswer failed = IngressGate.lookupFailure(lookup, busyRetryAfter, unavailableRetryAfter);
+        if (failed != null) {
+            refuse(ctx, null, failed, started);
+            return;
+        }
+        Tenant tenant = lookup.join();
+        if (tenant == null || !tenant.active()) {
+            refuse(ctx, tenant, IngressResponses.notFound(), started);
+            return;
+        }
+        QueryHandshake handshake = Providers.queryHandshake(tenant.provider());
+        if (handshake == null) {
+            writer.writeAsRestEasy(ctx, IngressResponses.methodNotAllowed());
+        } else {
+            answer(ctx, tenant, handshake, query, started);
+        }
+    }
+
+    private void answer(RoutingContext ctx, Tenant tenant, QueryHandshake handshake, String query, long started) {
+        String address = budget.client(ctx.request().remoteAddress());
+        long refusedFor = budget.addressRetryAfter(tenant.id(), address);
+        if (refusedFor > 0) {
+            refuse(ctx, tenant, IngressResponses.tooManyFailures(refusedFor), started);
+            return;
+        }
+        QueryHandshake.Answer answer = handshake.answer(query, tenant.secrets());
+        if (answer.failure() != null) {
+            budget.failed(tenant.id(), address);
+            refuse(ctx, tenant, IngressAnswer.of(answer.failure() == QueryHandshake.Failure.MALFORMED ? BAD_REQUEST
+                    : UNAUTHORIZED, new IngressReply("invalid_handshake", null, answer.failure().reason())), started);
+            return;
+        }
+        // Only answers take a slot, so refused checks cannot use up the provider's own.
+        long limitedFor = takeSlot(tenant.id());
+        if (limitedFor > 0) {
+            refuse(ctx, tenant, IngressAnswer.retryAfter(TOO_MANY_REQUESTS,
+                    new IngressReply("rate_limited", null, "handshake_rate"), limitedFor), started);
+            return;
+        }
+        write(ctx.response(), answer);
+        listener.answered(IngestOutcome.HANDSHAKE, System.nanoTime() - started);
+    }
+
+    /** 0 when the tenant may have one more check answered now, else the seconds until it may. */
+    private long takeSlot(String tenantId) {
+        SlidingWindowLimiter limiter = answered.get(tenantId,
+                id -> new SlidingWindowLimiter(ANSWERS_PER_WINDOW, WINDOW_SECONDS));
+        long second = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime());
+        synchronized (limiter) {
+            return limiter.tryAcquire(second);
+        }
+    }
+
+    private static IngressAnswer malformed() {
+        return IngressAnswer.of(BAD_REQUEST, new IngressReply("invalid_handshake", null,
+                QueryHandshake.Failure.MALFORMED.reason()));
+    }
+
+    /** The check's answer, as a text the browser must not sniff and no cache may keep. */
+    private static void write(HttpServerResponse response, QueryHandshake.Answer answer) {
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        byte[] body = answer.body().getBytes(StandardCharsets.US_ASCII);
+        response.setStatusCode(OK);
+        response.putHeader(HttpHeaders.CONTENT_TYPE, answer.contentType());
+        response.putHeader(AnswerWriter.NOSNIFF_HEADER, AnswerWriter.NOSNIFF);
+        response.putHeader(HttpHeaders.CACHE_CONTROL, AnswerWriter.NO_STORE);
+        response.end(Buffer.buffer(body));
+    }
+
+    private void refuse(RoutingContext ctx, Tenant tenant, IngressAnswer answer, long started) {
+        if (tenant != null) {
+            refusals.record(tenant.id(), answer, ctx.request().headers().names(), 0, ctx.request().remoteAddress());
+        }
+        answer.reportTo(listener, started);
+        writer.write(ctx, answer, false);
+    }
+
+    /** A GET with a body is no provider's check: RESTEasy answers it (405). */
+    private static boolean hasBody(HttpServerRequest request) {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        return request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null
+                || (length != null && !"0".equals(length.strip()));
+    }
+}
