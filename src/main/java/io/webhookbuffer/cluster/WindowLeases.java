@@ -14,13 +14,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -200,6 +201,7 @@ public class WindowLeases {
         long lapse = now + 3 * config.heartbeat().toMillis();
         return redis.execute("ZADD", replicasKey, Long.toString(lapse), replicaId)
                 .flatMap(r -> redis.execute("ZREMRANGEBYSCORE", replicasKey, "-inf", Long.toString(now)))
+                .flatMap(r -> redis.execute("EXPIRE", replicasKey, Long.toString(3 * config.heartbeat().toSeconds() + 60)))
                 .flatMap(r -> redis.execute("ZCARD", replicasKey))
                 .ifNoItem().after(config.redisTimeout().multipliedBy(4)).fail()
                 .invoke(count -> replicas = Math.max(1, count.toInteger()))
@@ -210,9 +212,11 @@ public class WindowLeases {
                 .replaceWithVoid();
     }
 
-    /** A replica that stops says so, so the others' count drops at their next heartbeat, not three later. */
-    @PreDestroy
-    void leave() {
+    /**
+     * A replica that stops says so, so the others' count drops at their next heartbeat, not three later. On the
+     * shutdown event, while the Redis client is still open (at {@code @PreDestroy} it is already closed).
+     */
+    void leave(@Observes ShutdownEvent event) {
         try {
             // Waits (at most the Redis timeout, on the shutdown thread): the client closes right after.
             redis.execute("ZREM", replicasKey, replicaId).await().atMost(config.redisTimeout());

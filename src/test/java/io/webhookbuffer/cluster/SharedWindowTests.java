@@ -107,6 +107,8 @@ class SharedWindowTests {
     @Test
     void withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain() throws Exception {
         String t = TestTenants.tenant().rateLimit(4, 60).provision();
+        // Alone: an app of an earlier test profile that did not say goodbye lapses within three heartbeats.
+        await().atMost(Duration.ofSeconds(30)).until(() -> leases.replicas() == 1);
         redis.cut();
         int accepted = 0;
         int limited = 0;
