@@ -19,38 +19,16 @@ import io.webhookbuffer.common.Hmac;
  * Webhook Events carry) is answered with the PONG {@code {"type": 1}}. It computes nothing.</li>
  * </ul>
  */
-public final class HandshakeVerifier implements SignatureVerifier {
+public final class HandshakeVerifier extends WrappingVerifier {
 
     /** Which handshake the provider performs. */
     public enum Kind { SLACK, ZOOM, DISCORD }
 
-    private final SignatureVerifier scheme;
     private final Kind kind;
 
     public HandshakeVerifier(SignatureVerifier scheme, Kind kind) {
-        this.scheme = scheme;
+        super(scheme);
         this.kind = kind;
-    }
-
-    @Override
-    public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
-            long receivedAtMillis) {
-        return scheme.verify(headers, rawBody, secrets, receivedAtMillis);
-    }
-
-    @Override
-    public String dedupeId(Function<String, String> headers, byte[] rawBody) {
-        return scheme.dedupeId(headers, rawBody);
-    }
-
-    @Override
-    public boolean signsDedupeId(Function<String, String> headers, byte[] rawBody) {
-        return scheme.signsDedupeId(headers, rawBody);
-    }
-
-    @Override
-    public boolean costly(List<String> secrets) {
-        return scheme.costly(secrets);
     }
 
     @Override

@@ -8,13 +8,12 @@ import java.util.function.Function;
  * secret and MAC (X's CRC: {@link QueryHandshake}). A body whose first byte is not {@code '{'} is refused before any
  * MAC, and no CRC token (its alphabet has no brace) is such a body, so a CRC answer can never verify as an event.
  */
-final class JsonObjectOnlyVerifier implements SignatureVerifier {
+final class JsonObjectOnlyVerifier extends WrappingVerifier {
 
-    private final SignatureVerifier scheme;
     private final List<String> signatureHeaders;
 
     JsonObjectOnlyVerifier(SignatureVerifier scheme, List<String> signatureHeaders) {
-        this.scheme = scheme;
+        super(scheme);
         this.signatureHeaders = signatureHeaders;
     }
 
@@ -28,15 +27,5 @@ final class JsonObjectOnlyVerifier implements SignatureVerifier {
             return VerificationFailure.BAD_SIGNATURE;
         }
         return scheme.verify(headers, rawBody, secrets, receivedAtMillis);
-    }
-
-    @Override
-    public String dedupeId(Function<String, String> headers, byte[] rawBody) {
-        return scheme.dedupeId(headers, rawBody);
-    }
-
-    @Override
-    public boolean signsDedupeId(Function<String, String> headers, byte[] rawBody) {
-        return scheme.signsDedupeId(headers, rawBody);
     }
 }
