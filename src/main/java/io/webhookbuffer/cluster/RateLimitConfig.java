@@ -24,8 +24,12 @@ public interface RateLimitConfig {
     @WithDefault("2s")
     Duration leasePeriod();
 
-    /** How long a lease may take before admission falls back to the local share of the limit. */
-    @WithDefault("250ms")
+    /**
+     * How long a lease may take before admission falls back to the local share of the limit. Long enough that a
+     * replica short of CPU does not fall back with Redis up (each fallback can admit a share over the limit); an
+     * event waits this long at most once per outage (the fallback then retries without holding events).
+     */
+    @WithDefault("1s")
     Duration redisTimeout();
 
     /** How often each replica renews its presence, which gives every replica the replica count. */

@@ -50,8 +50,9 @@ public class WindowLeases {
 
     private static final Logger LOG = Logger.getLogger(WindowLeases.class);
     /**
-     * KEYS[1] the window; ARGV now-less: window seconds, limit, slots wanted, then (second, count) pairs to give back.
-     * Returns {granted, retry-after seconds when none, the grant second}.
+     * KEYS[1] the window; ARGV now-less: window seconds, limit, slots wanted, n, then n (age in seconds, count) pairs the
+     * local share admitted while Redis was away (counted at Redis's now minus their age), then (second, count) pairs to
+     * give back. Returns {granted, retry-after seconds when none, the grant second}.
      */
     static final String SCRIPT = """
             local t = redis.call('TIME')
@@ -60,7 +61,12 @@ public class WindowLeases {
             local limit = tonumber(ARGV[2])
             local want = tonumber(ARGV[3])
             local oldest = now - window + 1
-            for i = 4, #ARGV, 2 do
+            local admitted = 5 + 2 * tonumber(ARGV[4])
+            for i = 5, admitted - 1, 2 do
+              local s = now - tonumber(ARGV[i])
+              if s >= oldest then redis.call('HINCRBY', KEYS[1], tostring(s), tonumber(ARGV[i + 1])) end
+            end
+            for i = admitted, #ARGV, 2 do
               if tonumber(ARGV[i]) >= oldest then
                 local kept = redis.call('HINCRBY', KEYS[1], ARGV[i], -tonumber(ARGV[i + 1]))
                 if kept <= 0 then redis.call('HDEL', KEYS[1], ARGV[i]) end
@@ -93,6 +99,7 @@ public class WindowLeases {
 
     private final ReactiveRedisDataSource redis;
     private final RateLimitConfig config;
+    private final LeaseListener listener;
     private final String replicaId = UUID.randomUUID().toString();
     private final String windowPrefix;
     private final String replicasKey;
@@ -103,7 +110,7 @@ public class WindowLeases {
     private final AtomicLong denied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
-    public WindowLeases(ReactiveRedisDataSource redis, RateLimitConfig config,
+    public WindowLeases(ReactiveRedisDataSource redis, RateLimitConfig config, LeaseListener listener,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> database) {
         new ConfigCheck()
                 .range("buffer.ratelimit.max-lease", config.maxLease(), 1, 10_000)
@@ -115,6 +122,7 @@ public class WindowLeases {
                 .throwIfAny();
         this.redis = redis;
         this.config = config;
+        this.listener = listener;
         String deployment = hex("SHA-256", database.orElse("")).substring(0, 12);
         this.windowPrefix = "wb:rl:" + deployment + ":";
         this.replicasKey = "wb:replicas:" + deployment;
@@ -145,21 +153,30 @@ public class WindowLeases {
 
     /** Asks the tenant's shared window for a lease; fails (never throws) when Redis is away or slower than its timeout. */
     public CompletionStage<Grant> lease(String tenantId, int limit, int windowSeconds, LeasedWindow.LeaseRequest request) {
-        List<String> args = new ArrayList<>(6 + 2 * request.giveBack().size());
+        List<String> args = new ArrayList<>(7 + 2 * (request.giveBack().size() + request.admittedByAge().size()));
         args.add(SCRIPT_SHA);
         args.add("1");
         args.add(windowPrefix + tenantId + ":" + limit + ":" + windowSeconds);
         args.add(Integer.toString(windowSeconds));
         args.add(Integer.toString(limit));
         args.add(Integer.toString(request.want()));
+        args.add(Integer.toString(request.admittedByAge().size()));
+        for (Map.Entry<Long, Integer> admitted : request.admittedByAge().entrySet()) {
+            args.add(Long.toString(admitted.getKey()));
+            args.add(Integer.toString(admitted.getValue()));
+        }
         for (Map.Entry<Long, Integer> back : request.giveBack().entrySet()) {
             args.add(Long.toString(back.getKey()));
             args.add(Integer.toString(back.getValue()));
         }
         CompletableFuture<Grant> answer = new CompletableFuture<>();
+        long started = System.nanoTime();
         try {
             call(args).ifNoItem().after(config.redisTimeout()).fail()
-                    .subscribe().with(response -> answer.complete(grant(response)), failure -> {
+                    .subscribe().with(response -> {
+                        listener.answered(System.nanoTime() - started);
+                        answer.complete(grant(response));
+                    }, failure -> {
                         failed.incrementAndGet();
                         lastFailure.set(System.nanoTime());
                         LOG.debugf("tenant %s: no lease from Redis (%s): its local share admits", tenantId, failure);

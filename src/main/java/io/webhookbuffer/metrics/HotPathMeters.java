@@ -8,6 +8,7 @@ import static io.webhookbuffer.metrics.MetricNames.INGEST;
 import static io.webhookbuffer.metrics.MetricNames.INGEST_ACK;
 import static io.webhookbuffer.metrics.MetricNames.INGRESS_REFUSALS;
 import static io.webhookbuffer.metrics.MetricNames.OUTCOME;
+import static io.webhookbuffer.metrics.MetricNames.RATELIMIT_LEASE_LATENCY;
 import static io.webhookbuffer.metrics.MetricNames.REASON;
 import static io.webhookbuffer.metrics.MetricNames.VERIFICATIONS_OFFLOADED;
 
@@ -20,6 +21,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.webhookbuffer.cluster.LeaseListener;
 import io.webhookbuffer.delivery.DeliveryListener;
 import io.webhookbuffer.ingress.EdgeRefusal;
 import io.webhookbuffer.ingress.IngestOutcome;
@@ -31,7 +33,7 @@ import io.webhookbuffer.queue.CommitListener;
  * outcome's ordinal, so recording is an array read and an increment: no tag list or lookup per event.
  */
 @ApplicationScoped
-public class HotPathMeters implements IngressListener, CommitListener, DeliveryListener {
+public class HotPathMeters implements IngressListener, CommitListener, DeliveryListener, LeaseListener {
 
     /** Ack latency buckets: a 202 normally takes a few ms; providers time out at 5-30 s. */
     private static final Duration[] ACK_BUCKETS = millis(1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000);
@@ -47,6 +49,7 @@ public class HotPathMeters implements IngressListener, CommitListener, DeliveryL
     private final Timer originLatency;
     private final DistributionSummary batchSize;
     private final Timer commitLatency;
+    private final Timer leaseLatency;
 
     public HotPathMeters(MeterRegistry registry) {
         IngestOutcome[] outcomes = IngestOutcome.values();
@@ -78,6 +81,8 @@ public class HotPathMeters implements IngressListener, CommitListener, DeliveryL
                 .serviceLevelObjectives(BATCH_BUCKETS).register(registry);
         commitLatency = Timer.builder(COMMIT_LATENCY.name()).description(COMMIT_LATENCY.description())
                 .serviceLevelObjectives(ACK_BUCKETS).register(registry);
+        leaseLatency = Timer.builder(RATELIMIT_LEASE_LATENCY.name()).description(RATELIMIT_LEASE_LATENCY.description())
+                .serviceLevelObjectives(ACK_BUCKETS).register(registry);
     }
 
     @Override
@@ -108,6 +113,11 @@ public class HotPathMeters implements IngressListener, CommitListener, DeliveryL
         if (outcome != Outcome.CIRCUIT_OPEN) {
             originLatency.record(elapsedNanos, TimeUnit.NANOSECONDS);
         }
+    }
+
+    @Override
+    public void answered(long nanos) {
+        leaseLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     private static Duration[] millis(long... values) {

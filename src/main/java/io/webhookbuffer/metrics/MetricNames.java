@@ -109,6 +109,9 @@ public final class MetricNames {
     public static final Metric RATELIMIT_LEASES = new Metric("buffer.ratelimit.leases", Kind.COUNTER,
             "Leases of rate slots asked of the shared windows, by outcome: granted (at least one slot), denied (the"
                     + " tenant's window is full), failed (Redis unreachable or too slow: local share)");
+    public static final Metric RATELIMIT_LEASE_LATENCY = new Metric("buffer.ratelimit.lease.latency", Kind.TIMER,
+            "How long answered leases of the shared rate windows took (Redis's round trip and this replica's event"
+                    + " loop); a lease past buffer.ratelimit.redis-timeout is counted as failed instead");
     public static final Metric READY = new Metric("buffer.ready", Kind.GAUGE,
             "1 when the last readiness check reached PostgreSQL, else 0");
 
@@ -118,7 +121,7 @@ public final class MetricNames {
             DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, INGRESS_REFUSALS,
             VERIFICATIONS_OFFLOADED, ACTORS_LIVE, MAILBOX_DEPTH,
             CIRCUITS_OPEN, CIRCUIT_OPEN, REDIS_FALLBACK, RATELIMIT_FALLBACK, RATELIMIT_REPLICAS,
-            RATELIMIT_LEASES, READY);
+            RATELIMIT_LEASES, RATELIMIT_LEASE_LATENCY, READY);
 
     private MetricNames() {
     }

@@ -25,8 +25,9 @@ import java.util.Map;
  * sliding window of {@code ceil(limit / replicas)} (the replica count last seen): losing events is worse than admitting
  * a few too many. A lease is asked for again each {@code leasePeriod} meanwhile, without holding events; the first
  * grant ends the fallback. The local window counts every event this replica admitted, leased or not, so a replica
- * that falls back mid-window admits only what is left of its share (what the fallback admitted is not in the shared
- * window: up to one share more per replica * in the window after an outage).
+ * that falls back mid-window admits only what is left of its share, up to one share over the bound in the windows
+ * that overlap its fallback. What the share admitted is sent with the next lease request, by age, so the shared window
+ * counts it from then on (sent again if that request fails too).
  */
 public final class LeasedWindow {
 
@@ -50,8 +51,15 @@ public final class LeasedWindow {
     public record Slot(long second, boolean leased) {
     }
 
-    /** What the actor sends to the shared window: slots wanted, and slots given back by grant second. */
-    public record LeaseRequest(int want, Map<Long, Integer> giveBack) {
+    /**
+     * What the actor sends to the shared window: slots wanted, slots given back by grant second, and what the local
+     * share admitted while the window could not be reached, by age in seconds (0: this second), for the window to count.
+     */
+    public record LeaseRequest(int want, Map<Long, Integer> giveBack, Map<Long, Integer> admittedByAge) {
+
+        public LeaseRequest(int want, Map<Long, Integer> giveBack) {
+            this(want, giveBack, Map.of());
+        }
     }
 
     static final int PRECISION_DIVISOR = 20;
@@ -76,6 +84,10 @@ public final class LeasedWindow {
     private SlidingWindowLimiter fallback;
     private int replicas = 1;
     private final Map<Long, Integer> giveBack = new LinkedHashMap<>();
+    // Admissions on the local share not yet counted by the shared window, by this replica's second; and those sent with
+    // the request that is out (counted once it is granted, kept for the next one if it fails).
+    private final Map<Long, Integer> unreported = new LinkedHashMap<>();
+    private Map<Long, Integer> reporting = Map.of();
 
     /**
      * @param maxLease the configured cap on a lease ({@code buffer.ratelimit.max-lease})
@@ -164,7 +176,12 @@ public final class LeasedWindow {
         k = Math.min(grantSecond >= 0 ? k * 2 : k, maxLease(limit, replicas, maxLease));
         Map<Long, Integer> back = new LinkedHashMap<>(giveBack);
         giveBack.clear();
-        return new LeaseRequest(k, back);
+        forgetOlderThanTheWindow(now);
+        reporting = new LinkedHashMap<>(unreported);
+        unreported.clear();
+        Map<Long, Integer> byAge = new LinkedHashMap<>();
+        reporting.forEach((second, count) -> byAge.put(now - second, count));
+        return new LeaseRequest(k, back, byAge);
     }
 
     /**
@@ -174,6 +191,7 @@ public final class LeasedWindow {
     public void granted(long second, int count, long retryAfterSeconds, long now) {
         requested = false;
         inFallback = false;
+        reporting = Map.of(); // the shared window counts them now
         if (count <= 0) {
             deniedAt = now;
             deniedRetryAfter = Math.max(1, retryAfterSeconds);
@@ -196,6 +214,12 @@ public final class LeasedWindow {
      */
     public void failed(long now) {
         requested = false;
+        // Not known to be counted: sent again with the next request (counted twice at worst: errs on refusing).
+        Map<Long, Integer> again = new LinkedHashMap<>(reporting); // older first: the map stays in time order
+        unreported.forEach((second, count) -> again.merge(second, count, Integer::sum));
+        unreported.clear();
+        unreported.putAll(again);
+        reporting = Map.of();
         inFallback = true;
         retryAt = now + leasePeriod;
         grantSecond = -1;
@@ -214,6 +238,7 @@ public final class LeasedWindow {
             if (fallback != null) {
                 fallback.release(slot.second(), now);
             }
+            unreported.computeIfPresent(slot.second(), (second, count) -> count > 1 ? count - 1 : null);
         } else if (slot.second() == grantSecond && now - leasedAt < leasePeriod) {
             left++;
         } else {
@@ -258,8 +283,25 @@ public final class LeasedWindow {
         return fallback;
     }
 
+    /** Local-share admissions that have left every window need no counting: drops them (the map is in time order). */
+    private void forgetOlderThanTheWindow(long now) {
+        var oldest = unreported.keySet().iterator();
+        while (oldest.hasNext() && oldest.next() <= now - windowSeconds) {
+            oldest.remove();
+        }
+    }
+
     private Take fromFallback(long now) {
         long retryAfter = local().tryAcquire(now, (limit + replicas - 1) / replicas);
-        return retryAfter > 0 ? new Denied(retryAfter) : new Taken(new Slot(now, false));
+        if (retryAfter > 0) {
+            return new Denied(retryAfter);
+        }
+        if (!localOnly) {
+            if (!unreported.containsKey(now)) {
+                forgetOlderThanTheWindow(now); // once a second: bounds the map by the window in a long outage
+            }
+            unreported.merge(now, 1, Integer::sum);
+        }
+        return new Taken(new Slot(now, false));
     }
 }

@@ -58,6 +58,8 @@ class ThreeReplicasIT {
     private static final int QUIET_EVENTS = 30;
     private static final Duration LOAD = Duration.ofSeconds(12);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final String FAILED = MetricNames.RATELIMIT_LEASES.prometheus() + "{outcome=\"failed\"";
+    private static final String LATENCY = MetricNames.RATELIMIT_LEASE_LATENCY.prometheus();
     private final List<ServiceProcess> replicas = new ArrayList<>();
 
     @AfterEach
@@ -84,8 +86,10 @@ class ThreeReplicasIT {
 
             try (RoundRobinProxy proxy = new RoundRobinProxy(replicas.stream().map(ServiceProcess::port).toList())) {
                 Load load = new Load(proxy.port(), hot, quiet);
+                double[] victimFailed = new double[1];
                 load.run(() -> {
                     ServiceProcess victim = replicas.get(2);
+                    victimFailed[0] = metric(victim, FAILED); // its fallbacks so far count in every window too
                     victim.process().destroyForcibly(); // kill -9, mid-load, probably holding leases of each kind
                     return victim.process().waitFor();
                 });
@@ -104,23 +108,33 @@ class ThreeReplicasIT {
                 Map<String, Long> received = new HashMap<>();
                 origin.events(hot).forEach(e -> received.putIfAbsent(FakeOrigin.providerId(e), e.get("receivedAt").asLong()));
                 int worst = worstWindow(received.values().stream().map(ms -> ms / 1000).toList());
-                int worstByAnswer = load.worstHotWindow(0);
-                int worstBySend = load.worstHotWindow(2);
-                String failed = MetricNames.RATELIMIT_LEASES.prometheus() + "{outcome=\"failed\"";
-                double leasesFailed = metric(replicas.get(0), failed) + metric(replicas.get(1), failed);
-                int bound = LIMIT + LeasedWindow.worstCaseOver(LIMIT, 3, 100);
-                System.out.printf("ThreeReplicasIT: hot tenant limit %d/%d s over 3 replicas: at most %d admitted in a"
-                        + " window by the replicas' receive time (%d by answer, %d by send time; stated bound %d, %.3f x"
-                        + " limit), %d sent, %d"
-                        + " answered 202, %d 429, %d no answer; quiet: %d acknowledged; all acknowledged events at the"
-                        + " origin %d ms after the kill; leases that failed (local share) on the survivors: %.0f%n",
-                        LIMIT, WINDOW_SECONDS, worst, worstByAnswer, worstBySend, bound, worst / (double) LIMIT, load.hotSent(),
-                        load.hotAccepted(), load.hotLimited(), load.unanswered(), acknowledged.size() - load.hotAccepted(),
-                        drainedAfterKill, leasesFailed);
-
-                assertAll(checks(origin, load, worst, hot, quiet));
+                int allowed = report(load, worst, acknowledged.size(), drainedAfterKill, victimFailed[0]);
+                assertAll(checks(origin, load, worst, allowed, hot, quiet));
             }
         }
+    }
+
+    /** Prints the run's figures; returns what the hot tenant may admit in a window given the leases that failed. */
+    private int report(Load load, int worst, int acknowledged, long drainedAfterKill, double victimFailed)
+            throws IOException, InterruptedException {
+        int worstByAnswer = load.worstHotWindow(0);
+        int worstBySend = load.worstHotWindow(2);
+        int leasesFailed = (int) (metric(replicas.get(0), FAILED) + metric(replicas.get(1), FAILED)
+                + victimFailed);
+        int bound = LIMIT + LeasedWindow.worstCaseOver(LIMIT, 3, 100);
+        // Each replica on its local share (a failed lease) may admit up to one share more in a window.
+        int allowed = bound + Math.min(3, leasesFailed) * ((LIMIT + 2) / 3);
+        System.out.printf("ThreeReplicasIT: hot tenant limit %d/%d s over 3 replicas: at most %d admitted in a"
+                + " window by the replicas' receive time (%d by answer, %d by send time; stated bound %d, %.3f x"
+                + " limit; allowed with %d failed leases: %d), %d sent, %d"
+                + " answered 202, %d 429, %d no answer; quiet: %d acknowledged; all acknowledged events at the"
+                + " origin %d ms after the kill; lease latency on the survivors: max %.0f / %.0f ms, %s%n",
+                LIMIT, WINDOW_SECONDS, worst, worstByAnswer, worstBySend, bound, worst / (double) LIMIT,
+                leasesFailed, allowed, load.hotSent(),
+                load.hotAccepted(), load.hotLimited(), load.unanswered(), acknowledged - load.hotAccepted(),
+                drainedAfterKill, 1000 * metric(replicas.get(0), LATENCY + "_max"),
+                1000 * metric(replicas.get(1), LATENCY + "_max"), slowLeases(replicas.subList(0, 2)));
+        return allowed;
     }
 
     /** Tenants provisioned, and every replica seeing the others (heartbeat 1 s here), or it sizes leases for fewer. */
@@ -139,11 +153,13 @@ class ThreeReplicasIT {
         }
     }
 
-    private static List<Executable> checks(FakeOrigin origin, Load load, int worst, String hot, List<String> quiet) {
+    private static List<Executable> checks(FakeOrigin origin, Load load, int worst, int allowed, String hot,
+            List<String> quiet) {
         List<Executable> checks = new ArrayList<>();
-        // The stated bound (159 here) holds only while every lease is answered; here some time out on a loaded machine
-        // and the local share admits beside the shared window (docs/operations.md, "Shared rate windows": measured
-        // 1.18-1.28 x). What is asserted is that the limit is shared, far from the 3 x of a window per replica.
+        // The stated bound (159 here) while every lease is answered, one share (50) more per replica that fell back
+        // (docs/operations.md, "Shared rate windows"); and never near the 3 x of a window per replica.
+        checks.add(() -> assertTrue(worst <= allowed, "hot tenant: at most " + allowed + " in any window (the stated"
+                + " bound, and a share per failed lease); saw " + worst));
         checks.add(() -> assertTrue(worst <= LIMIT * 1.5, "hot tenant: at most 1.5 x its limit in any window"
                 + " across three replicas (a window per replica admitted 3 x); saw " + worst));
         checks.add(() -> assertTrue(worst >= LIMIT * 0.5, "the hot tenant reached its limit: saw " + worst));
@@ -295,6 +311,16 @@ class ThreeReplicasIT {
             worst = Math.max(worst, sum);
         }
         return worst;
+    }
+
+    /** Answered leases that took longer than 250 ms (the timeout before 2026-12-02), per replica. */
+    private static String slowLeases(List<ServiceProcess> survivors) throws IOException, InterruptedException {
+        List<String> each = new ArrayList<>();
+        for (ServiceProcess r : survivors) {
+            double all = metric(r, LATENCY + "_count");
+            each.add(String.format("%.0f of %.0f over 250 ms", all - metric(r, LATENCY + "_bucket{le=\"0.25\""), all));
+        }
+        return String.join(", ", each);
     }
 
     /** The replica count a replica sizes its leases for, from its metrics. */

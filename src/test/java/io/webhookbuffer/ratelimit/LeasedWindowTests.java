@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -141,9 +143,42 @@ class LeasedWindowTests {
         assertNull(w.leaseWanted(101, false), "not before the lease period");
         LeaseRequest retry = w.leaseWanted(100 + PERIOD, false);
         assertNotNull(retry, "retried in the background, no event held");
+        assertEquals(Map.of(PERIOD, 34), retry.admittedByAge(), "what the share admitted goes to the shared window");
         w.granted(9000, retry.want(), 0, 100 + PERIOD);
         assertTrue(!w.inFallback());
         assertEquals(new LeasedWindow.Slot(9000, true), ((Taken) w.take(100 + PERIOD, 3)).slot());
+    }
+
+    @Test
+    void admissionsOnTheShareAreReportedOnceGrantedAndAgainWhenTheRetryFails() {
+        LeasedWindow w = new LeasedWindow(100, 60, MAX_LEASE, PERIOD);
+        w.take(100, 2);
+        w.failed(100);
+        w.take(100, 2);
+        w.take(101, 2);
+        LeaseRequest first = w.leaseWanted(100 + PERIOD, false);
+        assertEquals(Map.of(2L, 1, 1L, 1), first.admittedByAge());
+        w.failed(100 + PERIOD);
+        w.take(103, 2);
+        LeaseRequest second = w.leaseWanted(100 + 2 * PERIOD, false);
+        assertEquals(Map.of(4L, 1, 3L, 1, 1L, 1), second.admittedByAge(), "not known to be counted: sent again");
+        w.granted(9000, second.want(), 0, 100 + 2 * PERIOD);
+        w.take(104, 2);
+        LeaseRequest third = w.leaseWanted(104, true);
+        assertEquals(Map.of(), third.admittedByAge(), "counted once granted");
+    }
+
+    @Test
+    void aLongOutageKeepsOnlyTheAdmissionsStillInsideTheWindow() {
+        LeasedWindow w = new LeasedWindow(1_000_000, 10, MAX_LEASE, PERIOD);
+        w.take(100, 1);
+        w.failed(100);
+        for (long now = 100; now < 100 + 3600; now++) {
+            w.take(now, 1);
+        }
+        LeaseRequest retry = w.leaseWanted(100 + 3600, false);
+        assertEquals(9, retry.admittedByAge().size(), "an hour away: the seconds still in the window (3691-3699), not 3,600");
+        assertTrue(retry.admittedByAge().keySet().stream().allMatch(age -> age >= 1 && age <= 9));
     }
 
     @Test
@@ -208,8 +243,58 @@ class LeasedWindowTests {
         }
     }
 
+    @ParameterizedTest(name = "limit {0}/{1}s, {2} replicas, one lease in {3} fails")
+    @CsvSource({"150, 5, 3, 200", "150, 5, 3, 50", "1000, 10, 3, 20", "100, 10, 2, 10"})
+    void withLeasesFailingEachWindowAdmitsAtMostTheBoundPlusAShareForEachReplicaOnItsShare(int limit, int window,
+            int replicas, int failOneIn) {
+        SharedModel shared = new SharedModel(limit, window);
+        List<LeasedWindow> windows = new ArrayList<>();
+        for (int r = 0; r < replicas; r++) {
+            windows.add(new LeasedWindow(limit, window, MAX_LEASE, PERIOD));
+        }
+        Random random = new Random(limit * 17L + failOneIn);
+        shared.failing(random, failOneIn);
+        Map<Long, Integer> admittedAt = new HashMap<>();
+        Map<Long, Set<Integer>> onShareAt = new HashMap<>();
+        long start = 1000;
+        long end = start + 40L * window + 40;
+        for (long now = start; now < end; now++) {
+            for (int r = 0; r < replicas; r++) {
+                int arrivals = random.nextInt(Math.max(2, 30 * limit / window / replicas));
+                for (int i = 0; i < arrivals; i++) {
+                    LeasedWindow.Take take = offered(windows.get(r), shared, now, replicas);
+                    if (take instanceof Taken taken) {
+                        admittedAt.merge(now, 1, Integer::sum);
+                        if (!taken.slot().leased()) {
+                            onShareAt.computeIfAbsent(now, s -> new HashSet<>()).add(r);
+                        }
+                    }
+                }
+            }
+        }
+        int bound = limit + LeasedWindow.worstCaseOver(limit, replicas, MAX_LEASE);
+        int share = (limit + replicas - 1) / replicas;
+        assertTrue(shared.failures() > 0, "some leases failed");
+        for (long s = start; s + window <= end; s++) {
+            int inWindow = 0;
+            Set<Integer> onShare = new HashSet<>();
+            for (long t = s; t < s + window; t++) {
+                inWindow += admittedAt.getOrDefault(t, 0);
+                onShare.addAll(onShareAt.getOrDefault(t, Set.of()));
+            }
+            int allowed = bound + onShare.size() * share;
+            assertTrue(inWindow <= allowed, "window at " + s + ": " + inWindow + " admitted, at most " + allowed
+                    + " (" + onShare.size() + " replicas on their share)");
+        }
+    }
+
     /** One event at one replica: a lease asked for when it must wait (answered at once) or ahead; true if admitted. */
     private static boolean offer(LeasedWindow w, SharedModel shared, long now, int replicas) {
+        return offered(w, shared, now, replicas) instanceof Taken;
+    }
+
+    /** As the actor does: a lease when the event must wait, then ahead after each decided event. */
+    private static LeasedWindow.Take offered(LeasedWindow w, SharedModel shared, long now, int replicas) {
         LeasedWindow.Take take = w.take(now, replicas);
         if (take instanceof Wait) {
             LeaseRequest request = w.leaseWanted(now, true);
@@ -217,13 +302,14 @@ class LeasedWindowTests {
                 shared.answer(w, request, now);
             }
             take = w.take(now, replicas);
-        } else if (take instanceof Taken) {
+        }
+        if (!(take instanceof Wait)) {
             LeaseRequest ahead = w.leaseWanted(now, false);
             if (ahead != null) {
                 shared.answer(w, ahead, now);
             }
         }
-        return take instanceof Taken;
+        return take;
     }
 
     /** The most events admitted in any {@code window} consecutive seconds. */
@@ -244,14 +330,36 @@ class LeasedWindowTests {
         private final int limit;
         private final int window;
         private final Map<Long, Integer> bySecond = new HashMap<>();
+        private Random random;
+        private int failOneIn;
+        private int failures;
 
         SharedModel(int limit, int window) {
             this.limit = limit;
             this.window = window;
         }
 
+        void failing(Random random, int oneIn) {
+            this.random = random;
+            this.failOneIn = oneIn;
+        }
+
+        int failures() {
+            return failures;
+        }
+
         void answer(LeasedWindow w, LeaseRequest request, long now) {
+            if (random != null && random.nextInt(failOneIn) == 0) {
+                failures++;
+                w.failed(now); // what it gave back and reported is lost with it: the next request sends it again
+                return;
+            }
             long oldest = now - window + 1;
+            request.admittedByAge().forEach((age, count) -> {
+                if (now - age >= oldest) {
+                    bySecond.merge(now - age, count, Integer::sum);
+                }
+            });
             request.giveBack().forEach((second, count) -> {
                 if (second >= oldest) {
                     bySecond.merge(second, -count, Integer::sum);
