@@ -5,13 +5,15 @@
 #
 # usage: bench/run.sh [--scenario steady|ingest-only|backlog|hot-tenant|many-tenants|origin-outage|burst|cold-start|smoke]
 #                     [--duration SECONDS] [--warmup SECONDS] [--ceiling-seconds SECONDS] [--no-ceilings]
-#                     [--runs N]
+#                     [--runs N] [--replicas N]
 # Settings (environment): BENCH_CONNECTIONS, BENCH_TENANTS, BENCH_RATE (open model, requests/s; default closed loop
 # where the scenario allows), BENCH_DUPLICATES, BENCH_BODY_BYTES, BENCH_DATABASE (webhook_buffer_bench, dropped and
 # recreated), BENCH_BUFFER_PORT (18080), BENCH_ORIGIN_PORT (19000), BENCH_SERVER_OPTS (-Xmx512m),
 # BENCH_SERVER_JAVA (java: the buffer's JVM), BENCH_GENERATOR_OPTS (-Xmx2g -XX:+UseSerialGC), BENCH_PGBENCH_CLIENTS (2),
 # BENCH_DRAIN_WAIT (300s), BENCH_WRK (true: the steady scenario's cross-check with wrk), BENCH_OUT
-# (bench/results/<time>-<scenario>).
+# (bench/results/<time>-<scenario>), BENCH_REPLICAS (1; as --replicas).
+# --replicas N (N > 1): N buffers on one database (ports BENCH_BUFFER_PORT+1..N), behind HAProxy on BENCH_BUFFER_PORT
+# (round-robin per request, apt-get install haproxy), which starts once every replica is ready.
 # Needs Java 17+, psql and pgbench, and wrk for the steady scenario's cross-check (apt-get install wrk); builds the
 # local build (target/local/quarkus-app: the service with the tools and the /bench/ceiling route, which the service's
 # own artifact does not carry) with Maven if it is missing. Local only: everything on 127.0.0.1, no load elsewhere.
@@ -20,7 +22,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 usage() { sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
-scenario=steady; duration=""; warmup=""; ceiling_seconds=""; ceilings=true; runs=1
+scenario=steady; duration=""; warmup=""; ceiling_seconds=""; ceilings=true; runs=1; replicas=${BENCH_REPLICAS:-1}
 while [ $# -gt 0 ]; do
   case "$1" in
     --scenario) scenario=${2:?}; shift 2;;
@@ -29,6 +31,7 @@ while [ $# -gt 0 ]; do
     --ceiling-seconds) ceiling_seconds=${2:?}; shift 2;;
     --no-ceilings) ceilings=false; shift;;
     --runs) runs=${2:?}; shift 2;;
+    --replicas) replicas=${2:?}; shift 2;;
     -h|--help) usage;;
     *) echo "unknown argument $1" >&2; usage;;
   esac
@@ -68,6 +71,7 @@ server_java=${BENCH_SERVER_JAVA:-java}
 # One event loop needs no parallel collector.
 generator_opts=${BENCH_GENERATOR_OPTS:--Xmx2g -XX:+UseSerialGC}
 case "$db" in *[!a-z0-9_]*) echo "BENCH_DATABASE must be [a-z0-9_]" >&2; exit 2;; esac
+case "$replicas" in [1-9]) ;; *) echo "--replicas must be 1 to 9" >&2; exit 2;; esac
 
 # The local build: the same service code as target/quarkus-app, plus src/tools (this generator, the demo origin, the
 # report and the ceiling route) and src/local (inactive here: the buffer runs in the prod profile).
@@ -89,6 +93,9 @@ use_wrk=false
 if [ -n "$wrk_seconds" ] && [ "${BENCH_WRK:-true}" = true ]; then
   command -v wrk >/dev/null || { echo "the $scenario scenario cross-checks with wrk: apt-get install wrk, or BENCH_WRK=false" >&2; exit 2; }
   use_wrk=true
+fi
+if [ "$replicas" -gt 1 ]; then
+  command -v haproxy >/dev/null || { echo "--replicas $replicas runs the replicas behind HAProxy: apt-get install haproxy" >&2; exit 2; }
 fi
 if [ ! -f "$app/quarkus-run.jar" ]; then
   echo "building the local build (mvn -B -Plocal package -Dexec.skip)"
@@ -124,7 +131,11 @@ wait_for() { # URL SECONDS
   return 1
 }
 
-for port in "$buffer_port" "$origin_port"; do
+replica_ports=("$buffer_port") # where each replica listens: the buffer's port itself when there is one
+if [ "$replicas" -gt 1 ]; then
+  replica_ports=(); for i in $(seq 1 "$replicas"); do replica_ports+=($(( buffer_port + i ))); done
+fi
+for port in "$buffer_port" "$origin_port" "${replica_ports[@]}"; do
   if curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/"; then
     echo "something already answers on port $port: stop it or set BENCH_BUFFER_PORT / BENCH_ORIGIN_PORT" >&2
     exit 2
@@ -138,29 +149,55 @@ start_origin() {
   wait_for "http://127.0.0.1:$origin_port/stats" 30
 }
 
-start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]
-  local name=$1 delivery=$2; shift 2
-  env QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOST:$PGPORT/$db" \
-      QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PGHOST:$PGPORT/$db" QUARKUS_DATASOURCE_USERNAME="$PGUSER" \
-      QUARKUS_REDIS_HOSTS=redis://127.0.0.1:6379 QUARKUS_HTTP_PORT="$buffer_port" \
-      BUFFER_CONTROL_SECRET="$control_secret" BUFFER_ORIGIN_BASE_URL="http://127.0.0.1:$origin_port" \
-      BUFFER_ORIGIN_ALLOWED_PRIVATE_NETWORKS=127.0.0.1/32 \
-      BUFFER_ORIGIN_TOKEN="$origin_token" BUFFER_DELIVERY_SIGNING_SECRET="$signing_secret" \
-      BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_BENCH_CEILING_ENDPOINT=true BUFFER_SECRETS_KEYS="$secrets_keys" \
-      "${buffer_env[@]}" "$@" "$server_java" $server_opts -jar "$app/quarkus-run.jar" >"$out/buffer-$name.log" 2>&1 &
-  buffer_pid=$!; started+=("$buffer_pid")
-  wait_for "http://127.0.0.1:$buffer_port/q/health/ready" 120
+start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]: every replica, each waited for, then the balancer
+  local name=$1 delivery=$2 i log; shift 2
+  buffer_pids=()
+  for i in "${!replica_ports[@]}"; do
+    log=$out/buffer-$name.log; [ "$replicas" -gt 1 ] && log=$out/buffer-$name-$(( i + 1 )).log
+    env QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOST:$PGPORT/$db" \
+        QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PGHOST:$PGPORT/$db" QUARKUS_DATASOURCE_USERNAME="$PGUSER" \
+        QUARKUS_REDIS_HOSTS=redis://127.0.0.1:6379 QUARKUS_HTTP_PORT="${replica_ports[$i]}" \
+        BUFFER_CONTROL_SECRET="$control_secret" BUFFER_ORIGIN_BASE_URL="http://127.0.0.1:$origin_port" \
+        BUFFER_ORIGIN_ALLOWED_PRIVATE_NETWORKS=127.0.0.1/32 \
+        BUFFER_ORIGIN_TOKEN="$origin_token" BUFFER_DELIVERY_SIGNING_SECRET="$signing_secret" \
+        BUFFER_DELIVERY_ENABLED="$delivery" BUFFER_BENCH_CEILING_ENDPOINT=true BUFFER_SECRETS_KEYS="$secrets_keys" \
+        "${buffer_env[@]}" "$@" "$server_java" $server_opts -jar "$app/quarkus-run.jar" >"$log" 2>&1 &
+    buffer_pids+=($!); started+=($!)
+  done
+  buffer_pid=${buffer_pids[0]}
+  for i in "${!replica_ports[@]}"; do
+    wait_for "http://127.0.0.1:${replica_ports[$i]}/q/health/ready" 120
+  done
+  if [ "$replicas" -gt 1 ] && [ -z "${balancer_pid:-}" ]; then start_balancer; fi
+}
+
+# start_balancer: HAProxy in HTTP mode on the buffer's port, round-robin per request over the replicas, keep-alive to
+# both sides (a connection per request would cost the balancer more than the buffer); no health checks, since it
+# starts when every replica is ready and the replicas stay up for the run.
+start_balancer() {
+  { printf 'global\n  maxconn 8192\n  nbthread 1\n'
+    printf 'defaults\n  mode http\n  timeout connect 5s\n  timeout client 120s\n  timeout server 120s\n'
+    printf '  option http-keep-alive\n  http-reuse always\n'
+    printf 'frontend edge\n  bind 127.0.0.1:%s\n  default_backend replicas\n' "$buffer_port"
+    printf 'backend replicas\n  balance roundrobin\n'
+    local i; for i in "${!replica_ports[@]}"; do printf '  server r%s 127.0.0.1:%s\n' "$(( i + 1 ))" "${replica_ports[$i]}"; done
+  } >"$out/haproxy.cfg"
+  haproxy -db -f "$out/haproxy.cfg" >"$out/haproxy.log" 2>&1 &
+  balancer_pid=$!; started+=("$balancer_pid")
+  wait_for "http://127.0.0.1:$buffer_port/q/health/ready" 30
 }
 
 stop_buffer() { # SIGTERM (graceful), then SIGKILL after 30 s: a JVM out of memory may never finish its shutdown
-  kill "$buffer_pid" 2>/dev/null || true
-  local i
-  for i in $(seq 1 60); do
-    kill -0 "$buffer_pid" 2>/dev/null || break
-    sleep 0.5
+  local pid i
+  for pid in "${buffer_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${buffer_pids[@]}"; do
+    for i in $(seq 1 60); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.5
+    done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
   done
-  kill -9 "$buffer_pid" 2>/dev/null || true
-  wait "$buffer_pid" 2>/dev/null || true
 }
 
 generate() { # LABEL [LoadGenerator options ...]
@@ -202,9 +239,9 @@ origin_sampler() {
   local metrics
   set +e +o pipefail # a sample the buffer or the origin does not answer (starting, busy) is left blank, not fatal
   while true; do
-    metrics=$(curl -s --max-time 1 "http://127.0.0.1:$buffer_port/q/metrics" | awk '
-      $1 == "buffer_queue_commits_total" { c = $2 } $1 == "buffer_queue_committed_events_total" { e = $2 }
-      $1 == "buffer_queue_commit_seconds_total" { s = $2 } END { printf "%s\t%s\t%s", c, e, s }')
+    metrics=$(for port in "${replica_ports[@]}"; do curl -s --max-time 1 "http://127.0.0.1:$port/q/metrics"; done | awk '
+      $1 == "buffer_queue_commits_total" { c += $2 } $1 == "buffer_queue_committed_events_total" { e += $2 }
+      $1 == "buffer_queue_commit_seconds_total" { s += $2 } END { printf "%s\t%s\t%s", c, e, s }')
     printf '%s\t%s\t%s\n' "$(date +%s%3N)" "$(curl -s --max-time 1 "http://127.0.0.1:$origin_port/stats" \
       | sed -n 's/.*"distinctEvents":\([0-9]*\).*/\1/p')" "$metrics" >>"$1"
     sleep 1
@@ -216,7 +253,7 @@ origin_sampler() {
 cpu_sampler() {
   local file=$1 java_generator=""
   set +e +o pipefail # a process that has gone counts 0
-  printf 'epoch_ms\tidle\tbuffer\tgenerator\torigin\tpostgres\n' >"$file"
+  printf 'epoch_ms\tidle\tbuffer\tgenerator\torigin\tpostgres\tbalancer\n' >"$file"
   ticks() { # PID...: utime + stime of each, summed (its threads included)
     local sum=0 pid
     for pid in "$@"; do
@@ -227,9 +264,9 @@ cpu_sampler() {
   while true; do
     # the ingest generator's JVM, found by its label (the pid the script has is its subshell's)
     [ -n "${java_generator:-}" ] || java_generator=$(pgrep -n -f 'bench.LoadGenerator .*--label ingest')
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%s%3N)" "$(awk '/^cpu / {print $5 + $6}' /proc/stat)" \
-      "$(ticks "$buffer_pid")" "$(ticks ${java_generator:-})" "$(ticks "$origin_pid")" \
-      "$(ticks $(pgrep -u postgres))" >>"$file"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%s%3N)" "$(awk '/^cpu / {print $5 + $6}' /proc/stat)" \
+      "$(ticks "${buffer_pids[@]}")" "$(ticks ${java_generator:-})" "$(ticks "$origin_pid")" \
+      "$(ticks $(pgrep -u postgres))" "$(ticks ${balancer_pid:-})" >>"$file"
     sleep 1
   done
 }
@@ -363,7 +400,10 @@ run_once() { # RUN_NUMBER
     kill "$sampler_pid" "$cpu_pid" 2>/dev/null || true
     report+=(--origin-samples "$out/origin-samples.tsv" --cpu-samples "$out/cpu-samples.tsv")
   fi
-  local rss_kb; rss_kb=$(awk '/VmHWM/ {print $2}' "/proc/$buffer_pid/status")
+  local rss_kb=0 pid kb # the largest replica's peak
+  for pid in "${buffer_pids[@]}"; do
+    kb=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status"); [ "$kb" -gt "$rss_kb" ] && rss_kb=$kb
+  done
   report+=(--rss-kb "$rss_kb")
   if $live_heap; then
     # Idle actors go after $eviction; cached tenants after buffer.tenants.cache-ttl (60 s) from their last load.
@@ -387,12 +427,22 @@ run_once() { # RUN_NUMBER
     drain_start=$(cat "$out/recovered-at" 2>/dev/null || date +%s%3N)
     report+=(--drain-start-count "$(cat "$out/recovered-count" 2>/dev/null || echo 0)")
   fi
-  local status=0 files
+  local status=0 files label=$scenario
+  [ "$replicas" -gt 1 ] && label="$scenario, $replicas replicas behind HAProxy (round-robin)"
   files=$(IFS=,; echo "${accepted[*]}")
   java -cp "$cp" io.webhookbuffer.bench.BenchReport --origin "http://127.0.0.1:$origin_port" \
-       --accepted "$files" --ingest "$out/ingest.json" --scenario "$scenario" --drain-start-ms "$drain_start" \
+       --accepted "$files" --ingest "$out/ingest.json" --scenario "$label" --drain-start-ms "$drain_start" \
        --wait "${BENCH_DRAIN_WAIT:-300s}" --summary-out "$out/summary.md" "${report[@]}" || status=$?
+  if [ "$replicas" -gt 1 ] && [ "$drain_mode" = live ]; then # how evenly the balancer spread the events
+    local port stored=()
+    for port in "${replica_ports[@]}"; do
+      stored+=("$(curl -s "http://127.0.0.1:$port/q/metrics" | awk '$1 ~ /^buffer_ingest_total\{outcome="buffered"/ { print $2 + 0 }')")
+    done
+    echo "events buffered per replica: ${stored[*]}" | tee -a "$out/summary.md"
+  fi
   stop_buffer
+  if [ -n "${balancer_pid:-}" ]; then kill "$balancer_pid" 2>/dev/null || true; wait "$balancer_pid" 2>/dev/null || true; fi
+  balancer_pid=""
   kill "$origin_pid" 2>/dev/null || true; wait "$origin_pid" 2>/dev/null || true
   return $status
 }

@@ -36,7 +36,15 @@ class ShapeRowsTests {
         List<long[]> rows = ShapeRows.cpuRows(List.of("epoch_ms\tidle\tbuffer\tgenerator\torigin\tpostgres",
                 "1000\t50\t10\t\t3\t7"));
         assertEquals(1, rows.size());
-        assertArrayEquals(new long[] {1000, 50, 10, 0, 3, 7}, rows.get(0));
+        assertArrayEquals(new long[] {1000, 50, 10, 0, 3, 7, 0}, rows.get(0), "no balancer: its column is 0");
+    }
+
+    @Test
+    void cpuSamplesWithReplicasBehindABalancerCarryItsColumn() {
+        List<long[]> rows = ShapeRows.cpuRows(List.of("epoch_ms\tidle\tbuffer\tgenerator\torigin\tpostgres\tbalancer",
+                "1000\t50\t10\t4\t3\t7\t2", "1000\t50\t10\t4\t3\t7\t2\t9"));
+        assertEquals(1, rows.size(), "a line with more columns than the sampler writes is left out");
+        assertArrayEquals(new long[] {1000, 50, 10, 4, 3, 7, 2}, rows.get(0));
     }
 
     @Test

@@ -145,6 +145,9 @@ final class ShapeRows {
      * Where the warm window's CPU went, in cores, from {@code bench/run.sh}'s once-a-second samples of clock ticks
      * (idle for the machine; buffer, generator, origin, PostgreSQL per process), and the buffer's core-µs per event.
      */
+    /** epoch ms, idle, buffer (every replica), generator, origin, PostgreSQL, and the balancer when there is one. */
+    private static final int CPU_COLUMNS = 7;
+
     static void cpuInWarmWindow(Path samplesFile, LoadResult ingest, SummaryTable table) throws IOException {
         LoadResult.Window warm = window(ingest, "warm");
         if (samplesFile == null || warm == null) {
@@ -161,13 +164,16 @@ final class ShapeRows {
             return;
         }
         double seconds = (b[0] - a[0]) / 1000.0;
-        double[] cores = new double[6];
-        for (int i = 1; i < 6; i++) {
+        double[] cores = new double[CPU_COLUMNS];
+        for (int i = 1; i < CPU_COLUMNS; i++) {
             cores[i] = (b[i] - a[i]) / (CLOCK_TICKS * seconds);
         }
         table.row("CPU in warm window, cores (buffer / generator / origin / PostgreSQL / idle)",
                 String.format(Locale.ROOT, "%.2f / %.2f / %.2f / %.2f / %.2f", cores[2], cores[3], cores[4], cores[5],
                         cores[1]));
+        if (cores[6] > 0) {
+            table.row("CPU of the balancer (HAProxy) in warm window, cores", String.format(Locale.ROOT, "%.2f", cores[6]));
+        }
         table.row("buffer core-µs per accepted event, warm", warm.acceptedPerSecond() > 0
                 ? BenchReport.number(cores[2] * 1e6 / warm.acceptedPerSecond()) : "n/a");
     }
@@ -176,12 +182,13 @@ final class ShapeRows {
     static List<long[]> cpuRows(List<String> lines) {
         List<long[]> rows = new ArrayList<>();
         for (String line : lines) {
-            String[] f = line.split("\t");
-            if (f.length != 6 || f[0].isEmpty() || !Character.isDigit(f[0].charAt(0))) {
+            String[] f = line.split("\t", -1);
+            if (f.length < CPU_COLUMNS - 1 || f.length > CPU_COLUMNS || f[0].isEmpty()
+                    || !Character.isDigit(f[0].charAt(0))) {
                 continue;
             }
-            long[] row = new long[6];
-            for (int i = 0; i < 6; i++) {
+            long[] row = new long[CPU_COLUMNS]; // the balancer's column is there only with replicas behind one
+            for (int i = 0; i < f.length; i++) {
                 row[i] = f[i].isBlank() ? 0 : Long.parseLong(f[i].strip());
             }
             rows.add(row);
