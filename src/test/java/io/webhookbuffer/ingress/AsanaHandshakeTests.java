@@ -11,6 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 
 import jakarta.inject.Inject;
@@ -112,6 +116,34 @@ class AsanaHandshakeTests {
                 .execute(Tuple.of(expired)).await().indefinitely();
         handshake(expired, SECRET).then().statusCode(403);
         assertEquals(List.of(PLACEHOLDER), storedSecrets(expired));
+    }
+
+    /** Handshakes racing in one window: exactly one is stored and echoed, and it is the one the row holds. */
+    @Test
+    void ofConcurrentHandshakesExactlyOneWins() throws Exception {
+        String t = asanaTenant();
+        open(t, "{}").then().statusCode(200);
+        ExecutorService senders = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Response>> sent = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                String secret = Integer.toString(i).repeat(64);
+                sent.add(senders.submit(() -> handshake(t, secret)));
+            }
+            List<String> echoed = new ArrayList<>();
+            for (Future<Response> f : sent) {
+                Response r = f.get(30, TimeUnit.SECONDS);
+                if (r.statusCode() == 200) {
+                    echoed.add(r.header("X-Hook-Secret"));
+                } else {
+                    assertEquals(403, r.statusCode());
+                }
+            }
+            assertEquals(1, echoed.size(), echoed.toString());
+            assertEquals(echoed, storedSecrets(t));
+        } finally {
+            senders.shutdownNow();
+        }
     }
 
     @Test
