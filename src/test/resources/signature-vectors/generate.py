@@ -1011,7 +1011,15 @@ def asana():
     body = ('{"events":[{"user":{"gid":"1199999999999999","resource_type":"user"},"created_at":"2026-01-01T00:00:00.000Z",'
             '"action":"changed","resource":{"gid":"1204200000000000","resource_type":"task"},'
             '"change":{"field":"completed","action":"changed"}}]}')
-    write("asana", body_hmac("asana", "X-Hook-Signature", hashlib.sha256, "hex", "", body))
+    v = body_hmac("asana", "X-Hook-Signature", hashlib.sha256, "hex", "", body)
+    s, heartbeat = "asana-secret-current", '{"events":[]}'
+    v.append(vec("heartbeat", "Asana's heartbeat (an empty events array, signed): answered 200 with an empty body, not"
+                 " stored.", "asana", [s], JSON_CT | {"X-Hook-Signature": hexs(mac(hashlib.sha256, s, heartbeat))},
+                 heartbeat, "NONE", handshake={"text": ""}))
+    v.append(vec("heartbeat-unsigned", "A heartbeat signed with another secret: 401.", "asana", [s],
+                 JSON_CT | {"X-Hook-Signature": hexs(mac(hashlib.sha256, "not-the-secret", heartbeat))}, heartbeat,
+                 "BAD_SIGNATURE"))
+    write("asana", v)
 
 
 XERO_ITR = '{"events":[],"firstEventSequence":0,"lastEventSequence":0,"entropy":"S0m3r4Nd0mt3xt"}'

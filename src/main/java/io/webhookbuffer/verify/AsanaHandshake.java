@@ -14,7 +14,11 @@ public final class AsanaHandshake {
 
     public static final String SECRET_HEADER = "X-Hook-Secret";
     public static final String SIGNATURE_HEADER = "X-Hook-Signature";
-    /** Asana's secrets are 64 hex digits (32 bytes); a shorter one would be a weak key, a longer one no secret of theirs. */
+    /**
+     * Asana's documentation shows 64 hex digits, and receivers report other shapes too (60 characters with {@code $},
+     * {@code .} and {@code /}): any visible ASCII within these bounds. Shorter would be a weak key, longer no secret of
+     * theirs.
+     */
     public static final int MIN_SECRET_LENGTH = 16;
     public static final int MAX_SECRET_LENGTH = 256;
 

@@ -213,7 +213,7 @@ public final class Providers {
             case STANDARD_WEBHOOKS -> new StandardWebhooksVerifier((SchemeVerifier) verifier);
             case DISCORD -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.DISCORD);
             case X -> new JsonObjectOnlyVerifier(verifier, List.of(X_SIGNATURE));
-            case XERO -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.XERO);
+            case XERO, ASANA -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.EMPTY_EVENTS);
             default -> verifier;
         };
     }

@@ -108,7 +108,10 @@ class AsanaHandshakeTests {
         String other = asanaTenant();
         pool.preparedQuery("INSERT INTO handshake_windows (tenant_id, provider, opened_at, closes_at) "
                 + "VALUES ($1, 'asana', now(), now() + interval '1 minute')").execute(Tuple.of(other)).await().indefinitely();
-        handshake(other, SECRET).then().statusCode(200).header("X-Hook-Secret", SECRET);
+        // A secret of the other shape receivers report (60 characters with '$', '.' and '/'), echoed exactly.
+        String bcryptShaped = "$2a$12$Zt9GSEggG5RluXMGV1lkaeLaTqkzyl72tSftDDXNvlYJFr2TrdZ7O";
+        handshake(other, bcryptShaped).then().statusCode(200).header("X-Hook-Secret", bcryptShaped);
+        assertEquals(List.of(bcryptShaped), storedSecrets(other));
 
         String expired = asanaTenant();
         pool.preparedQuery("INSERT INTO handshake_windows (tenant_id, provider, opened_at, closes_at) "
