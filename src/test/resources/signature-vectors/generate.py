@@ -1003,7 +1003,52 @@ def query_handshakes():
         f.write("\n")
 
 
-HANDSHAKE_PRESETS = (meta, x, dropbox, twitch, query_handshakes)
+# ---- challenge-and-sign presets (issue 20 item 1): asana, xero ----
+
+def asana():
+    """Asana (https://developers.asana.com/docs/webhooks-guide): X-Hook-Signature is the hex HMAC-SHA256 of the body
+    under the secret Asana sent in the X-Hook-Secret handshake (tested end to end: AsanaHandshakeTests)."""
+    body = ('{"events":[{"user":{"gid":"1199999999999999","resource_type":"user"},"created_at":"2026-01-01T00:00:00.000Z",'
+            '"action":"changed","resource":{"gid":"1204200000000000","resource_type":"task"},'
+            '"change":{"field":"completed","action":"changed"}}]}')
+    v = body_hmac("asana", "X-Hook-Signature", hashlib.sha256, "hex", "", body)
+    s, heartbeat = "asana-secret-current", '{"events":[]}'
+    v.append(vec("heartbeat", "Asana's heartbeat (an empty events array, signed): answered 200 with an empty body, not"
+                 " stored.", "asana", [s], JSON_CT | {"X-Hook-Signature": hexs(mac(hashlib.sha256, s, heartbeat))},
+                 heartbeat, "NONE", handshake={"text": ""}))
+    v.append(vec("heartbeat-unsigned", "A heartbeat signed with another secret: 401.", "asana", [s],
+                 JSON_CT | {"X-Hook-Signature": hexs(mac(hashlib.sha256, "not-the-secret", heartbeat))}, heartbeat,
+                 "BAD_SIGNATURE"))
+    write("asana", v)
+
+
+XERO_ITR = '{"events":[],"firstEventSequence":0,"lastEventSequence":0,"entropy":"S0m3r4Nd0mt3xt"}'
+
+
+def xero():
+    """Xero (https://developer.xero.com/documentation/webhooks/configuring-your-server): x-xero-signature is the base64
+    HMAC-SHA256 of the body under the webhook key; an intent-to-receive request ("events": []) is answered 200 with an
+    empty body and not stored."""
+    s = "xero-secret-current"
+    body = ('{"events":[{"resourceUrl":"https://api.xero.com/api.xro/2.0/Contacts/717f2bfc-c6d4-41fd-b238-3f2f0c0cf777",'
+            '"resourceId":"717f2bfc-c6d4-41fd-b238-3f2f0c0cf777","eventDateUtc":"2026-01-01T00:00:00.000",'
+            '"eventType":"UPDATE","eventCategory":"CONTACT","tenantId":"c2cc9b6e-9458-4c7d-93cc-f02b81b0594f",'
+            '"tenantType":"ORGANISATION"}],"firstEventSequence":4200,"lastEventSequence":4200,'
+            '"entropy":"YSXCMKAQBJOEMGUZEPFZ"}')
+    v = body_hmac("xero", "x-xero-signature", hashlib.sha256, "base64", "", body)
+    sig = lambda k, b: {"x-xero-signature": b64(mac(hashlib.sha256, k, b))}
+    v.append(vec("intent-to-receive", "Xero's intent-to-receive request, correctly signed: answered 200 with an empty"
+                 " body, not stored.", "xero", [s], JSON_CT | sig(s, XERO_ITR), XERO_ITR, "NONE", handshake={"text": ""}))
+    v.append(vec("intent-to-receive-incorrectly-signed", "An intent-to-receive request signed with another key (Xero"
+                 " sends these too): 401.", "xero", [s], JSON_CT | sig("not-the-webhook-key", XERO_ITR), XERO_ITR,
+                 "BAD_SIGNATURE"))
+    nested = '{"events":[[]],"firstEventSequence":1,"lastEventSequence":1,"entropy":"N3st3d"}'
+    v.append(vec("events-not-empty", "An events array holding an (empty) element is no intent-to-receive: stored like an"
+                 " event.", "xero", [s], JSON_CT | sig(s, nested), nested, "NONE"))
+    write("xero", v)
+
+
+HANDSHAKE_PRESETS = (meta, x, dropbox, twitch, query_handshakes, asana, xero)
 
 
 if __name__ == "__main__":

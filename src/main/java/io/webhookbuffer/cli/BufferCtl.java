@@ -109,6 +109,7 @@ public final class BufferCtl implements Callable<Integer> {
                 .addSubcommand("backlog", new Backlog(context))
                 .addSubcommand("find", new Find(context))
                 .addSubcommand("refusals", new Refusals(context))
+                .addSubcommand("handshake", new Handshake(context))
                 .addSubcommand("secrets", SecretsCommands.group(context))
                 .addSubcommand("dead-letters", deadLetters);
         cli.setOut(out);
@@ -460,6 +461,30 @@ public final class BufferCtl implements Callable<Integer> {
         @Override
         public Integer call() {
             return send("GET", tenantPath(tenantId) + "/refusals", "");
+        }
+    }
+
+    @Command(name = "handshake", description = { "Open the window in which the provider's secret handshake (Asana's "
+            + "X-Hook-Secret) may set the tenant's secret: create the webhook at the provider while it is open. The "
+            + "first handshake stores the secret and closes it.", "PROVIDER is the tenant's provider: asana." })
+    static final class Handshake extends Leaf {
+        @Parameters(index = "0", paramLabel = "TENANT")
+        String tenantId;
+
+        @Parameters(index = "1", paramLabel = "PROVIDER")
+        String provider;
+
+        @Option(names = "--seconds", paramLabel = "N", description = "how long it stays open (default 600, at most 3600)")
+        Integer seconds;
+
+        Handshake(Context context) {
+            super(context);
+        }
+
+        @Override
+        public Integer call() {
+            String body = seconds == null ? "{}" : json(Map.of("seconds", seconds));
+            return send("POST", tenantPath(tenantId) + "/handshake/" + encode(provider).replace("+", "%20"), body);
         }
     }
 

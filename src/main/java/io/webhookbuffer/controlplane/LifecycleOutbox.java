@@ -114,5 +114,6 @@ public class LifecycleOutbox {
 
     /** The lifecycle event types, for documentation and tests. */
     public static final List<String> TYPES = List.of("first_event_accepted", "first_delivery", "first_dead_letter",
-            "origin_failing", "origin_recovered", "backlog_high", "backlog_recovered");
+            "origin_failing", "origin_recovered", "backlog_high", "backlog_recovered", HandshakeWindows.OPENED_TYPE,
+            HandshakeWindows.USED_TYPE);
 }

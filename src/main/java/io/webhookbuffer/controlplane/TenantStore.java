@@ -154,6 +154,14 @@ public class TenantStore {
         entity.originSigningSecretEncrypted = sealed.originSigningSecret();
     }
 
+    /**
+     * Provider secrets sealed for the tenant as every command seals them (the active key, fresh nonces), for a writer
+     * outside the tenant commands: the secret handshake ({@link HandshakeWindows}).
+     */
+    String[] sealProviderSecrets(String tenantId, List<String> secrets) {
+        return cipher.sealAll(secrets, tenantId, SecretCipher.Field.PROVIDER_SECRET).toArray(String[]::new);
+    }
+
     private Uni<TenantEntity> create(String tenantId, TenantCommand command) {
         if (command.secrets() == null) {
             return Uni.createFrom().failure(ProblemException.badRequest(

@@ -101,10 +101,20 @@ public class AnswerWriter {
         response.end(Buffer.buffer(body));
     }
 
-    /** A handshake answered as text (Twitch's challenge): a browser must not sniff it, a cache must not keep it. */
+    /**
+     * A handshake answered as text (Twitch's challenge): a browser must not sniff it, a cache must not keep it. An
+     * empty text is an answer without a body (Xero's): no content type, {@code content-length: 0}.
+     */
     private static void writeText(HttpServerResponse response, IngressAnswer answer) {
         byte[] body = answer.text().getBytes(StandardCharsets.UTF_8);
         response.setStatusCode(answer.status());
+        if (body.length == 0) {
+            // RESTEasy writes a response without an entity so: its headers, then the length.
+            response.putHeader("Cache-Control", NO_STORE);
+            response.putHeader(HttpHeaders.CONTENT_LENGTH, "0");
+            response.end();
+            return;
+        }
         response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length));
         // RESTEasy's order (by name) and spelling, as writeAsRestEasy keeps them.
         response.putHeader("Cache-Control", NO_STORE);

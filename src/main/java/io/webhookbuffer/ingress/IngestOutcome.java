@@ -13,7 +13,9 @@ public enum IngestOutcome {
     static IngestOutcome of(int status, IngressReply reply) {
         return switch (status) {
             case 202 -> BUFFERED;
-            case 200 -> reply != null && reply.isHandshake() ? HANDSHAKE : DEDUPLICATED;
+            // A 200 is also a stored event of a provider answered without a body (Xero): its reply says buffered.
+            case 200 -> reply != null && reply.isHandshake() ? HANDSHAKE
+                    : reply != null && "buffered".equals(reply.status()) ? BUFFERED : DEDUPLICATED;
             case 429 -> RATE_LIMITED;
             case 401 -> BAD_SIGNATURE;
             case 404 -> UNKNOWN_TENANT;

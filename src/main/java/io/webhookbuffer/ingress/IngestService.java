@@ -21,7 +21,9 @@ import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageMetric;
+import io.webhookbuffer.verify.AsanaHandshake;
 import io.webhookbuffer.verify.HandshakeAnswer;
+import io.webhookbuffer.verify.Providers;
 import io.webhookbuffer.verify.SignatureVerifier;
 import io.webhookbuffer.verify.VerificationFailure;
 
@@ -64,6 +66,27 @@ public class IngestService {
     public record Handshake(HandshakeAnswer answer) implements Admission {
     }
 
+    /** A secret handshake taken in its window (Asana): the secret is committed; the answer echoes it in {@code header}. */
+    public record SecretStored(String header, String secret) implements Admission {
+        @Override
+        public String toString() {
+            return "SecretStored[" + header + ", hidden]";
+        }
+    }
+
+    /** A secret handshake refused: nothing stored. {@code retryAfterSeconds} is set for {@link Why#RATE} only. */
+    public record HandshakeRefused(Why why, long retryAfterSeconds) implements Admission {
+        /** Malformed secret (400), no open window (403), too many handshakes for the tenant (429). */
+        public enum Why { MALFORMED, NO_WINDOW, RATE }
+    }
+
+    /**
+     * The decision for a provider that requires answers without a body (Xero, {@link Providers#answersWithoutBody}):
+     * a buffered or duplicate event is answered 200 and a refused signature 401, with no body; other answers as usual.
+     */
+    public record Bodiless(Admission admission) implements Admission {
+    }
+
     private final TenantActors actors;
     private final UsageCounters usage;
     private final String[] forwardHeaders;
@@ -71,10 +94,12 @@ public class IngestService {
     private final VerificationPool pool;
     private final IngressListener listener;
     private final int offloadBytes;
+    private final SecretHandshakes secretHandshakes;
 
     public IngestService(TenantActors actors, IngressConfig config, UsageCounters usage, VerificationPool pool,
-            VerificationBudget budget, IngressListener listener) {
+            VerificationBudget budget, IngressListener listener, SecretHandshakes secretHandshakes) {
         this.actors = actors;
+        this.secretHandshakes = secretHandshakes;
         this.listener = listener;
         this.usage = usage;
         this.pool = pool;
@@ -90,6 +115,12 @@ public class IngestService {
     /** One request's way from the gate to the actor: {@code headers} looks a request header up by name. */
     public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, SocketAddress peer,
             byte[] body, long receivedAt) {
+        CompletionStage<Admission> decided = decide(tenant, headers, peer, body, receivedAt);
+        return Providers.answersWithoutBody(tenant.provider()) ? decided.thenApply(Bodiless::new) : decided;
+    }
+
+    private CompletionStage<Admission> decide(Tenant tenant, Function<String, String> headers, SocketAddress peer,
+            byte[] body, long receivedAt) {
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
@@ -98,6 +129,12 @@ public class IngestService {
         long refusedFor = budget.addressRetryAfter(tenant.id(), address);
         if (refusedFor > 0) {
             return done(new TooManyFailures(refusedFor));
+        }
+        AsanaHandshake secretHandshake = Providers.secretHandshake(tenant.provider());
+        String offered = secretHandshake == null ? null : secretHandshake.offered(headers);
+        if (offered != null) {
+            // Unsigned: taken only inside the operator's window (SecretHandshakes), never verified as an event.
+            return secretHandshakes.offer(tenant, offered, address);
         }
         if (verifier == null) {
             // Failure policy: fail closed. A tenant whose scheme this build does not know (or whose settings make

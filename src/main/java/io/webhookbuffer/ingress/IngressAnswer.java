@@ -13,6 +13,12 @@ record IngressAnswer(int status, IngressReply reply, String header, String value
         this(status, reply, header, value, null);
     }
 
+    /** Never the header's value: it may be a secret echoed to its sender (Asana's {@code X-Hook-Secret}). */
+    @Override
+    public String toString() {
+        return "IngressAnswer[" + status + ", " + reply + (header == null ? "" : ", " + header + ": <hidden>") + "]";
+    }
+
     static IngressAnswer of(int status, IngressReply reply) {
         return new IngressAnswer(status, reply, null, null);
     }

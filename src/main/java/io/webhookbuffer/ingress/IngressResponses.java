@@ -13,6 +13,7 @@ final class IngressResponses {
     private static final int ACCEPTED = 202;
     private static final int BAD_REQUEST = 400;
     private static final int UNAUTHORIZED = 401;
+    private static final int FORBIDDEN = 403;
     private static final int NOT_FOUND = 404;
     private static final int METHOD_NOT_ALLOWED = 405;
     private static final int REQUEST_TIMEOUT = 408;
@@ -41,7 +42,42 @@ final class IngressResponses {
         if (admission instanceof IngestService.VerificationBusy) {
             return verificationBusy();
         }
+        if (admission instanceof IngestService.SecretStored stored) {
+            return new IngressAnswer(OK, IngressReply.status(HANDSHAKE_ACCEPTED), stored.header(), stored.secret());
+        }
+        if (admission instanceof IngestService.HandshakeRefused refused) {
+            return handshakeRefused(refused);
+        }
+        if (admission instanceof IngestService.Bodiless bodiless) {
+            return bodiless(of(bodiless.admission()));
+        }
         throw new IllegalArgumentException("no answer for " + admission);
+    }
+
+    /** The status word of the answer to a secret handshake taken in its window (Asana). */
+    static final String HANDSHAKE_ACCEPTED = "handshake_accepted";
+
+    private static IngressAnswer handshakeRefused(IngestService.HandshakeRefused refused) {
+        return switch (refused.why()) {
+            case MALFORMED -> IngressAnswer.of(BAD_REQUEST,
+                    new IngressReply("invalid_handshake", null, "malformed_handshake"));
+            case NO_WINDOW -> IngressAnswer.of(FORBIDDEN, new IngressReply("handshake_refused", null,
+                    "no_handshake_window"));
+            case RATE -> IngressAnswer.retryAfter(TOO_MANY_REQUESTS,
+                    new IngressReply("rate_limited", null, "handshake_rate"), refused.retryAfterSeconds());
+        };
+    }
+
+    /**
+     * Xero's answers: a stored event (202) or a duplicate is 200, a refused signature 401, each with no body (the
+     * JSON reply is kept for the metrics, the request log and the refusals, and not written); other answers as usual.
+     */
+    static IngressAnswer bodiless(IngressAnswer answer) {
+        int status = answer.status();
+        if (answer.text() != null || (status != ACCEPTED && status != OK && status != UNAUTHORIZED)) {
+            return answer;
+        }
+        return new IngressAnswer(status == ACCEPTED ? OK : status, answer.reply(), null, null, "");
     }
 
     static IngressAnswer of(IngestResult result) {

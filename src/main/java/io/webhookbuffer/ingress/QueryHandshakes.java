@@ -2,13 +2,9 @@ package io.webhookbuffer.ingress;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -17,7 +13,6 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
-import io.webhookbuffer.ratelimit.SlidingWindowLimiter;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
 import io.webhookbuffer.verify.Providers;
@@ -41,7 +36,6 @@ public class QueryHandshakes {
     /** Checks answered per tenant per replica and window: X checks hourly, Meta and Dropbox once per set-up. */
     static final int ANSWERS_PER_WINDOW = 30;
     static final int WINDOW_SECONDS = 60;
-    private static final int MAX_TENANTS = 10_000;
     private static final int OK = 200;
     private static final int BAD_REQUEST = 400;
     private static final int UNAUTHORIZED = 401;
@@ -54,9 +48,8 @@ public class QueryHandshakes {
     private final IngressListener listener;
     private final long busyRetryAfter;
     private final long unavailableRetryAfter;
-    /** Per tenant: the checks answered in the window; each limiter is guarded by itself. */
-    private final Cache<String, SlidingWindowLimiter> answered = Caffeine.newBuilder().maximumSize(MAX_TENANTS)
-            .expireAfterAccess(2L * WINDOW_SECONDS, TimeUnit.SECONDS).build();
+    /** Per tenant: the checks answered in the window. */
+    private final TenantPace answered = new TenantPace(ANSWERS_PER_WINDOW, WINDOW_SECONDS);
 
     public QueryHandshakes(TenantDirectory tenants, VerificationBudget budget, RefusalLog refusals, AnswerWriter writer,
             IngressListener listener, ActorConfig actor) {
@@ -126,7 +119,7 @@ public class QueryHandshakes {
             return;
         }
         // Only answers take a slot, so refused checks cannot use up the provider's own.
-        long limitedFor = takeSlot(tenant.id());
+        long limitedFor = answered.take(tenant.id());
         if (limitedFor > 0) {
             refuse(ctx, tenant, IngressAnswer.retryAfter(TOO_MANY_REQUESTS,
                     new IngressReply("rate_limited", null, "handshake_rate"), limitedFor), started);
@@ -134,16 +127,6 @@ public class QueryHandshakes {
         }
         write(ctx.response(), answer);
         listener.answered(IngestOutcome.HANDSHAKE, System.nanoTime() - started);
-    }
-
-    /** 0 when the tenant may have one more check answered now, else the seconds until it may. */
-    private long takeSlot(String tenantId) {
-        SlidingWindowLimiter limiter = answered.get(tenantId,
-                id -> new SlidingWindowLimiter(ANSWERS_PER_WINDOW, WINDOW_SECONDS));
-        long second = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime());
-        synchronized (limiter) {
-            return limiter.tryAcquire(second);
-        }
     }
 
     private static IngressAnswer malformed() {

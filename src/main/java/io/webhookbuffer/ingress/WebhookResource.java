@@ -80,10 +80,16 @@ public class WebhookResource {
 
     @SuppressWarnings("unchecked")
     private static RestResponse<IngressReply> rest(IngressAnswer answer) {
+        if (answer.text() != null && answer.text().isEmpty()) {
+            // An answer without a body (Xero's), as the direct route writes it (AnswerWriter).
+            return RestResponse.ResponseBuilder.<IngressReply>create(answer.status())
+                    .header("Cache-Control", AnswerWriter.NO_STORE).build();
+        }
         if (answer.text() != null) {
             // A handshake answered as text (Twitch's challenge), as the direct route writes it (AnswerWriter).
             return (RestResponse<IngressReply>) (RestResponse<?>) RestResponse.ResponseBuilder
-                    .ok(answer.text(), AnswerWriter.TEXT_UTF8).header(AnswerWriter.NOSNIFF_HEADER, AnswerWriter.NOSNIFF)
+                    .<Object>create(answer.status()).entity(answer.text()).type(AnswerWriter.TEXT_UTF8)
+                    .header(AnswerWriter.NOSNIFF_HEADER, AnswerWriter.NOSNIFF)
                     .header("Cache-Control", AnswerWriter.NO_STORE).build();
         }
         RestResponse.ResponseBuilder<IngressReply> response = RestResponse.ResponseBuilder

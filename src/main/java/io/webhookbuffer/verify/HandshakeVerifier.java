@@ -17,12 +17,16 @@ import io.webhookbuffer.common.Hmac;
  * that verified the request).</li>
  * <li>Discord: a PING interaction ({@code "type": 1}, and no {@code event} field, which only Discord's separate
  * Webhook Events carry) is answered with the PONG {@code {"type": 1}}. It computes nothing.</li>
+ * <li>Xero and Asana ({@link Kind#EMPTY_EVENTS}): a body whose {@code events} is an empty array is answered 200 with
+ * an empty body and not stored: Xero's intent-to-receive requests (with {@code entropy} and the sequence numbers, each
+ * one different) and Asana's heartbeats carry no event for the origin, so storing them would only queue empty
+ * deliveries.</li>
  * </ul>
  */
 public final class HandshakeVerifier extends WrappingVerifier {
 
     /** Which handshake the provider performs. */
-    public enum Kind { SLACK, ZOOM, DISCORD }
+    public enum Kind { SLACK, ZOOM, DISCORD, EMPTY_EVENTS }
 
     private final Kind kind;
 
@@ -44,6 +48,7 @@ public final class HandshakeVerifier extends WrappingVerifier {
             case DISCORD -> "1".equals(JsonFields.text(rawBody, "type")) && !JsonFields.has(rawBody, "event")
                     ? HandshakeAnswer.discordPong()
                     : null;
+            case EMPTY_EVENTS -> JsonFields.isEmptyArray(rawBody, "events") ? HandshakeAnswer.text("") : null;
         };
     }
 

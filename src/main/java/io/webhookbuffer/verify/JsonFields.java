@@ -89,6 +89,49 @@ final class JsonFields {
     }
 
     /**
+     * Whether the body is one complete JSON object whose top-level {@code field} (the last, if repeated) is an empty
+     * array: Xero's intent-to-receive requests carry {@code "events": []}.
+     */
+    static boolean isEmptyArray(byte[] body, String field) {
+        if (body == null || body.length == 0) {
+            return false;
+        }
+        try (JsonParser parser = FACTORY.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            boolean empty = false;
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                boolean match = field.equals(parser.currentName());
+                JsonToken value = parser.nextToken();
+                if (match && value == JsonToken.START_ARRAY) {
+                    empty = parser.nextToken() == JsonToken.END_ARRAY;
+                    if (!empty) {
+                        skipRestOfArray(parser);
+                    }
+                } else {
+                    empty &= !match;
+                    parser.skipChildren();
+                }
+            }
+            return token == JsonToken.END_OBJECT && empty;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The parser is on an array's first element: skips it and the rest, up to the array's end. */
+    private static void skipRestOfArray(JsonParser parser) throws IOException {
+        for (JsonToken token = parser.currentToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            if (token == null) {
+                throw new IOException("not a complete JSON array");
+            }
+            parser.skipChildren();
+        }
+    }
+
+    /**
      * The texts of several string or integer fields of one top-level object ({@code object.fields[i]}), in one pass
      * over the body; an absent field (or any field, when the body is not one complete JSON object) is null.
      */

@@ -15,9 +15,10 @@ import io.webhookbuffer.verify.SignatureScheme.TimestampUnit;
 /**
  * The signature schemes this build ships, by the {@code provider} name used in tenant config. Most are presets of
  * {@link SignatureScheme}; Twilio (URL plus sorted form parameters), GitLab's token and Twitch (an RFC 3339
- * timestamp) have their own code; Slack, Zoom and Twitch add a signed handshake, and Meta, X and Dropbox a GET check
- * ({@link QueryHandshake}). {@code custom} is a tenant's own {@link SignatureScheme}. Adding a provider is one entry
- * here, its vectors ({@code src/test/resources/signature-vectors/}) and a row in docs/providers.md.
+ * timestamp) have their own code; Slack, Zoom, Twitch and Xero add a signed handshake, Meta, X and Dropbox a GET check
+ * ({@link QueryHandshake}), and Asana a secret handshake ({@link AsanaHandshake}). {@code custom} is a tenant's own
+ * {@link SignatureScheme}. Adding a provider is one entry here, its vectors ({@code src/test/resources/signature-vectors/})
+ * and a row in docs/providers.md.
  */
 public final class Providers {
 
@@ -67,6 +68,10 @@ public final class Providers {
     public static final String X = "x";
     public static final String DROPBOX = "dropbox";
     public static final String TWITCH = "twitch";
+    /** Asana: its secret comes in a handshake ({@code X-Hook-Secret}) that an operator's window admits. */
+    public static final String ASANA = "asana";
+    /** Xero: intent-to-receive, and every answer it reads (200, 401) has an empty body. */
+    public static final String XERO = "xero";
     /** The tenant's own scheme ({@code customScheme} in the tenant command). */
     public static final String CUSTOM = "custom";
 
@@ -95,7 +100,7 @@ public final class Providers {
             // Public-key and body-signed (issue 20).
             SENDGRID, DISCORD, MAILGUN,
             // Handshake presets (issue 20).
-            META, X, DROPBOX, TWITCH,
+            META, X, DROPBOX, TWITCH, ASANA, XERO,
             CUSTOM);
     /** Verifiers bound to a tenant's settings (URL, tolerance, custom scheme), built once per distinct setting. */
     private static final Map<Settings, SignatureVerifier> BOUND = new ConcurrentHashMap<>();
@@ -137,6 +142,9 @@ public final class Providers {
         m.put(META, SignatureScheme.builder(META_SIGNATURE).prefix("sha256=").build());
         m.put(X, SignatureScheme.builder(X_SIGNATURE).encoding(Encoding.BASE64).prefix("sha256=").build());
         m.put(DROPBOX, SignatureScheme.builder("X-Dropbox-Signature").build());
+        // Asana and Xero sign arrays of events and send no delivery id: the body hash is the key.
+        m.put(ASANA, SignatureScheme.builder(AsanaHandshake.SIGNATURE_HEADER).build());
+        m.put(XERO, SignatureScheme.builder("x-xero-signature").encoding(Encoding.BASE64).build());
         return Collections.unmodifiableMap(m);
     }
 
@@ -205,6 +213,7 @@ public final class Providers {
             case STANDARD_WEBHOOKS -> new StandardWebhooksVerifier((SchemeVerifier) verifier);
             case DISCORD -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.DISCORD);
             case X -> new JsonObjectOnlyVerifier(verifier, List.of(X_SIGNATURE));
+            case XERO, ASANA -> new HandshakeVerifier(verifier, HandshakeVerifier.Kind.EMPTY_EVENTS);
             default -> verifier;
         };
     }
@@ -398,6 +407,23 @@ public final class Providers {
      */
     public static QueryHandshake queryHandshake(String provider) {
         return provider == null ? null : QUERY_HANDSHAKES.get(provider);
+    }
+
+    /**
+     * Whether the provider reads an answer's body and requires it empty (Xero: "there is no body in the response"):
+     * its events (buffered or duplicate) and its refusals of a bad signature are then answered with the same status
+     * and no body. The reason stays in the tenant's refusals.
+     */
+    public static boolean answersWithoutBody(String provider) {
+        return XERO.equals(provider);
+    }
+
+    /**
+     * The provider's secret handshake, or null when it has none: Asana's {@code X-Hook-Secret}, the one request that
+     * sets a tenant's secret from the ingest path, and only inside a window the operator opened.
+     */
+    public static AsanaHandshake secretHandshake(String provider) {
+        return ASANA.equals(provider) ? AsanaHandshake.INSTANCE : null;
     }
 
     private static List<String> names(String... names) {

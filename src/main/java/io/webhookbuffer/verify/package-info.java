@@ -3,7 +3,8 @@
  * io.webhookbuffer.verify.SignatureScheme} is the declarative scheme most providers are presets of ({@link
  * io.webhookbuffer.verify.Providers}); Twilio, GitLab's token, Twitch, Mailgun's body-signed token and the public-key
  * schemes (SendGrid's ECDSA, Discord's and Standard Webhooks' Ed25519: {@link io.webhookbuffer.verify.PublicKeys})
- * have their own code, Slack, Zoom, Discord and Twitch add a signed handshake, Meta, X and Dropbox a GET check
+ * have their own code, Slack, Zoom, Discord, Twitch and Xero add a signed handshake, Asana an unsigned one that sets
+ * the secret ({@link io.webhookbuffer.verify.AsanaHandshake}), Meta, X and Dropbox a GET check
  * ({@link io.webhookbuffer.verify.QueryHandshake}), and a tenant may define its own ({@link
  * io.webhookbuffer.verify.CustomSchemes}). Every scheme verifies the raw body bytes against every active secret of
  * the tenant in constant time, checks signed timestamps against the receive

@@ -129,6 +129,22 @@ class BufferCtlTests {
         assertEquals(0, ctl("dead-letters", "purge", id, "--all", "--json").json().get("purged").asInt());
     }
 
+    /** {@code bufferctl handshake}: opens an Asana tenant's window; another provider's tenant is refused (409). */
+    @Test
+    void opensAnAsanaHandshakeWindow() throws Exception {
+        String id = newId();
+        assertEquals(0, ctl("tenant", "put", id, "--provider", "asana", "--secret", "asana-placeholder-secret").code());
+        Result opened = ctl("handshake", id, "asana", "--seconds", "120", "--json");
+        assertEquals(0, opened.code(), opened.err());
+        assertEquals("asana", opened.json().get("provider").asText());
+        assertTrue(opened.json().has("closesAt"), opened.out());
+        String other = newId();
+        assertEquals(0, ctl("tenant", "put", other, "--secret", "generic-secret").code());
+        Result refused = ctl("handshake", other, "asana");
+        assertEquals(BufferCtl.ERROR_ANSWER, refused.code());
+        assertTrue(refused.err().contains("409 (conflict)"), refused.err());
+    }
+
     @Test
     void aRefusedCommandSaysWhichCheckFailedWithItsOwnExitCode() {
         Result wrong = ctlWithSecret("not-the-control-secret", "backlog", newId());

@@ -236,6 +236,25 @@ abstract class IngestAnswersContract {
                 Pattern.quote("Content-Type: text/plain;charset=UTF-8"), Pattern.quote("X-Content-Type-Options: nosniff")));
     }
 
+    /**
+     * Xero's answers have no body, the same on both routes: a stored event is 200 (counted as buffered), a bad
+     * signature 401, an intent-to-receive 200 (a handshake, not stored).
+     */
+    @Test
+    void xeroAnswersHaveNoBody() throws IOException {
+        Answer stored = counted("buffered", () -> replay(vector("xero", "valid"), "r-xero"));
+        expect(stored, "HTTP/1.1 200 OK", "", bodiless("r-xero"));
+        Answer refused = counted("bad_signature", () -> replay(vector("xero", "wrong-secret"), "r-xero-401"));
+        expect(refused, "HTTP/1.1 401 Unauthorized", "", bodiless("r-xero-401"));
+        Answer intent = counted("handshake", () -> replay(vector("xero", "intent-to-receive"), "r-xero-itr"));
+        expect(intent, "HTTP/1.1 200 OK", "", bodiless("r-xero-itr"));
+    }
+
+    private static List<String> bodiless(String requestId) {
+        return List.of(Pattern.quote("X-Request-ID: " + requestId), Pattern.quote("Cache-Control: no-store"),
+                Pattern.quote("content-length: 0"));
+    }
+
     /** Not an ingest attempt: RESTEasy's 405 either way, counted nowhere. */
     @Test
     void otherMethodsAndTheRequestId() throws IOException {

@@ -15,6 +15,24 @@ class IngestOutcomeTests {
                 IngestOutcome.of(200, new IngressReply(null, null, null, "challenge-text", null, null)));
         assertEquals(IngestOutcome.HANDSHAKE,
                 IngestOutcome.of(200, new IngressReply(null, null, null, null, "plain", "encrypted")));
+        assertEquals(IngestOutcome.HANDSHAKE, IngestOutcome.of(200, IngressReply.status("handshake_accepted")),
+                "an Asana secret handshake taken in its window");
+    }
+
+    /** Xero's stored events are answered 200 without a body: still counted as buffered, by the reply they keep. */
+    @Test
+    void aBodilessAnswerCountsAsWhatItAnswers() {
+        IngressAnswer stored = IngressResponses.bodiless(IngressAnswer.of(202, new IngressReply("buffered", "e-1", null)));
+        assertEquals(200, stored.status());
+        assertEquals("", stored.text());
+        assertEquals(IngestOutcome.BUFFERED, IngestOutcome.of(stored.status(), stored.reply()));
+        IngressAnswer duplicate = IngressResponses.bodiless(
+                IngressAnswer.of(200, new IngressReply("deduplicated", "e-1", null)));
+        assertEquals(IngestOutcome.DEDUPLICATED, IngestOutcome.of(duplicate.status(), duplicate.reply()));
+        IngressAnswer refused = IngressResponses.bodiless(IngressResponses.tooManyFailures(3));
+        assertEquals(429, refused.status());
+        assertEquals(null, refused.text(), "a 429 keeps its JSON and its Retry-After");
+        assertEquals("Retry-After", refused.header());
     }
 
     @Test

@@ -34,7 +34,7 @@ public final class SignatureVectors {
             // Public-key and body-signed (issue 20).
             "sendgrid", "discord", "mailgun",
             // Handshake presets (issue 20).
-            "meta", "x", "dropbox", "twitch");
+            "meta", "x", "dropbox", "twitch", "asana", "xero");
 
     /**
      * The providers whose event id is outside what they sign (docs/providers.md, the presets table: "bound"); every
