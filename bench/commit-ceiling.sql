@@ -12,9 +12,16 @@ WITH input AS (
                  convert_to(repeat('x', 1260), 'UTF8') AS body, 'application/json'::text AS content_type,
                  '{}'::text AS headers, now() AS received_at
           FROM generate_series(1, 50) AS g) AS rows
+), locked AS MATERIALIZED (
+    -- the tenants' commit locks, as the real statement takes them (GroupCommitWriter.CLAIM)
+    SELECT count(*) AS tenants FROM (
+        SELECT pg_advisory_xact_lock(2002911233, k) FROM (
+            SELECT DISTINCT (hashtext(tenant_id) & 63) AS k FROM input ORDER BY 1
+        ) keys
+    ) l
 ), dedupe AS (
     INSERT INTO bench_ceiling_dedupe (tenant_id, event_id, received_at)
-    SELECT tenant_id, event_id, received_at FROM input
+    SELECT tenant_id, event_id, received_at FROM input, locked
     ON CONFLICT (tenant_id, event_id) DO NOTHING
     RETURNING tenant_id, event_id
 )

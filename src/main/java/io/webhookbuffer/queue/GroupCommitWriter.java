@@ -53,19 +53,35 @@ public class GroupCommitWriter implements EventWriter {
     /** Tries after a lost connection, at most (see {@link #retry}). */
     private static final int RETRIES = 3;
 
-    /** The head of both statements below: the batch unpacked, and its dedupe rows claimed. */
+    /** Tenants share this many commit locks (a commit takes at most this many: PostgreSQL's lock table is bounded). */
+    static final int LOCK_BUCKETS = 64;
+    /** A tenant's commit lock, as SQL over a {@code tenant_id} column. */
+    static final String LOCK_BUCKET = "(hashtext(tenant_id) & " + (LOCK_BUCKETS - 1) + ")";
+    /** The first key of the commit locks' two-key advisory form (other advisory locks here use the one-key form). */
+    static final int LOCK_SPACE = 0x77620001;
+
+    /**
+     * The head of both statements below: the batch unpacked, its tenants' commit locks taken (in key order, so two
+     * commits never wait for each other in a circle), and its dedupe rows claimed only then.
+     */
     private static final String CLAIM = """
             WITH input AS (
                 SELECT DISTINCT ON (tenant_id, event_id) *
                 FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[], $6::timestamptz[])
                      AS t(tenant_id, event_id, body, content_type, headers, received_at)
+            ), locked AS MATERIALIZED (
+                SELECT count(*) AS tenants FROM (
+                    SELECT pg_advisory_xact_lock(%d, k) FROM (
+                        SELECT DISTINCT %s AS k FROM unnest($1::text[]) AS l(tenant_id) ORDER BY 1
+                    ) keys
+                ) l
             ), dedupe AS (
                 INSERT INTO processed_events (tenant_id, event_id, received_at)
-                SELECT tenant_id, event_id, received_at FROM input
+                SELECT tenant_id, event_id, received_at FROM input, locked
                 ON CONFLICT (tenant_id, event_id) DO NOTHING
                 RETURNING tenant_id, event_id
             )
-            """;
+            """.formatted(LOCK_SPACE, LOCK_BUCKET);
 
     private static final String QUEUE_INSERT = """
             INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
