@@ -75,7 +75,9 @@ public class TenantActors {
      */
     private TenantActor newActor(String id) {
         return rehearsal.is(id)
-                ? new TenantActor(id, config, rehearsalWriter, tenantId -> { }, executor, ActorClock.SYSTEM)
+                // The rehearsal leases from the shared window too (its own key), so the lease path is compiled before
+                // readiness like the rest of the ingest path.
+                ? new TenantActor(id, config, rehearsalWriter, tenantId -> { }, executor, ActorClock.SYSTEM, leases)
                 : new TenantActor(id, config, writer, drains, executor, ActorClock.SYSTEM, leases);
     }
 

@@ -11,9 +11,9 @@ import java.util.Map;
  * <p>A lease is k slots granted at a second of the shared window (Redis's clock). Its slots are used for
  * {@code leasePeriod} seconds of this replica's monotonic clock; what is left then is given back with the next lease
  * request. When at most half of the current lease is left, the next one is asked for ahead, so an event waits for
- * Redis only when the tenant was idle. k adapts: it doubles when a lease is used up within its period, halves when
- * more than half of one expired unused, between 1 and {@link #maxLease}: {@code min(max-lease, limit / (20 x
- * replicas))}, at least 1.
+ * Redis only when the tenant was idle. k adapts: the first lease is at the cap, then it doubles when a lease is used up
+ * within its period and halves when more than half of one expired unused, between 1 and {@link #maxLease}:
+ * {@code min(max-lease, limit / (20 x replicas))}, at least 1.
  *
  * <p>Precision: the shared window counts each slot at its grant second, so in any window of the tenant's length at most
  * {@code limit} slots granted inside it are used, plus the slots some replica held unused when the window began (at
@@ -70,7 +70,8 @@ public final class LeasedWindow {
     private final long leasePeriod;
     private final boolean localOnly;
 
-    private int k = 1;
+    /** The lease size; 0 until the first lease, which is made at the cap (see {@link #leaseWanted}). */
+    private int k;
     private long grantSecond = -1;
     private long leasedAt;
     private int granted;
@@ -172,8 +173,10 @@ public final class LeasedWindow {
             }
         }
         requested = true;
-        // Half of the current lease used within its period (what asks for the next one): grow; else keep k.
-        k = Math.min(grantSecond >= 0 ? k * 2 : k, maxLease(limit, replicas, maxLease));
+        // The first lease is as large as the bound allows: a tenant that starts busy (a new replica, an actor made
+        // again) does not wait through seven round trips of growth; one that does not use it halves it. Then: half of
+        // the current lease used within its period (what asks for the next one): grow; else keep k.
+        k = nextLeaseSize();
         Map<Long, Integer> back = new LinkedHashMap<>(giveBack);
         giveBack.clear();
         forgetOlderThanTheWindow(now);
@@ -256,9 +259,9 @@ public final class LeasedWindow {
         return left;
     }
 
-    /** The current lease size k. */
+    /** The current lease size k (1 before the first lease). */
     public int leaseSize() {
-        return k;
+        return Math.max(1, k);
     }
 
     private void expire(long now) {
@@ -281,6 +284,14 @@ public final class LeasedWindow {
             fallback = new SlidingWindowLimiter(limit, windowSeconds);
         }
         return fallback;
+    }
+
+    private int nextLeaseSize() {
+        int cap = maxLease(limit, replicas, maxLease);
+        if (k == 0) {
+            return cap;
+        }
+        return Math.min(grantSecond >= 0 ? k * 2 : k, cap);
     }
 
     /** Local-share admissions that have left every window need no counting: drops them (the map is in time order). */

@@ -35,29 +35,33 @@ class LeasedWindowTests {
         assertInstanceOf(Wait.class, w.take(100, 1));
         LeaseRequest request = w.leaseWanted(100, true);
         assertNotNull(request);
-        assertEquals(1, request.want(), "a lease starts at one slot");
+        assertEquals(50, request.want(), "the first lease is at the cap (limit / 20): no ramp of round trips");
         assertNull(w.leaseWanted(100, true), "one request at a time");
         w.granted(5000, 1, 0, 100);
         assertEquals(new LeasedWindow.Slot(5000, true), ((Taken) w.take(100, 1)).slot());
     }
 
     @Test
-    void leasesDoubleWhileUsedUpWithinTheirPeriodUpToTheCap() {
+    void leasesStartAtTheCapHalveWhenMostlyUnusedAndDoubleBackWhenUsedUp() {
         LeasedWindow w = new LeasedWindow(1000, 10, MAX_LEASE, PERIOD);
-        int cap = LeasedWindow.maxLease(1000, 1, MAX_LEASE);
-        assertEquals(50, cap, "limit / 20 for one replica");
+        assertEquals(50, LeasedWindow.maxLease(1000, 1, MAX_LEASE), "limit / 20 for one replica");
         List<Integer> sizes = new ArrayList<>();
-        long second = 5000;
         w.take(100, 1);
-        for (int i = 0; i < 10; i++) {
-            LeaseRequest request = w.leaseWanted(100, true);
-            sizes.add(request.want());
-            w.granted(second++, request.want(), 0, 100);
-            while (w.take(100, 1) instanceof Taken) {
-                // use the whole lease within its period
+        LeaseRequest first = w.leaseWanted(100, true);
+        sizes.add(first.want());
+        w.granted(5000, first.want(), 0, 100);
+        w.take(100, 1); // one of 50 used, then its period ends
+        long now = 100 + PERIOD;
+        for (int i = 0; i < 3; i++) {
+            assertInstanceOf(Wait.class, w.take(now, 1));
+            LeaseRequest r = w.leaseWanted(now, true);
+            sizes.add(r.want());
+            w.granted(5001 + i, r.want(), 0, now);
+            while (w.take(now, 1) instanceof Taken) {
+                // used up within its period
             }
         }
-        assertEquals(List.of(1, 2, 4, 8, 16, 32, 50, 50, 50, 50), sizes);
+        assertEquals(List.of(50, 25, 50, 50), sizes, "halved after the unused one, doubled back, never past the cap");
     }
 
     @Test
@@ -68,7 +72,7 @@ class LeasedWindowTests {
         w.granted(5000, 1, 0, 100);
         w.take(100, 1);
         w.leaseWanted(100, true);
-        w.granted(5001, 2, 0, 100); // k = 2
+        w.granted(5001, 2, 0, 100); // two granted of the 50 asked for
         w.take(100, 1);
         LeaseRequest ahead = w.leaseWanted(100, false);
         assertNotNull(ahead, "one of two left: ask ahead, no event waiting");
@@ -79,9 +83,9 @@ class LeasedWindowTests {
 
     @Test
     void aLeaseMostlyUnusedWhenItsPeriodEndsIsGivenBackAndTheNextIsSmaller() {
-        LeasedWindow w = new LeasedWindow(1000, 10, MAX_LEASE, PERIOD);
+        LeasedWindow w = new LeasedWindow(160, 10, MAX_LEASE, PERIOD); // a cap of 8
         w.take(100, 1);
-        for (int i = 0; i < 3; i++) { // grow to 8
+        for (int i = 0; i < 3; i++) { // at the cap, 8, and used up
             LeaseRequest r = w.leaseWanted(100, true);
             w.granted(5000 + i, r.want(), 0, 100);
             while (w.take(100, 1) instanceof Taken) {
