@@ -15,7 +15,7 @@ import io.webhookbuffer.verify.PublicKeys.Format;
  * {@code {webhook-id}.{webhook-timestamp}.{body}}) checked with its {@code whpk_} public keys. A tenant may hold both
  * kinds at once (moving from one to the other); a request is accepted when any entry matches any key of its kind.
  */
-final class StandardWebhooksVerifier implements SignatureVerifier {
+final class StandardWebhooksVerifier extends WrappingVerifier {
 
     private static final String V1A = "v1a,";
     private static final String V1 = "v1,";
@@ -24,17 +24,18 @@ final class StandardWebhooksVerifier implements SignatureVerifier {
     private static final byte[] DOT = { '.' };
 
     private final SchemeVerifier hmac;
-    private final SignatureScheme scheme;
+    private final SignatureScheme spec;
 
     StandardWebhooksVerifier(SchemeVerifier hmac) {
+        super(hmac); // the dedupe id and whether it is signed are the HMAC scheme's
         this.hmac = hmac;
-        this.scheme = hmac.scheme();
+        this.spec = hmac.scheme();
     }
 
     @Override
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
-        String header = SchemeVerifier.first(headers, scheme.signatureHeaders());
+        String header = SchemeVerifier.first(headers, spec.signatureHeaders());
         if (header == null) {
             return VerificationFailure.MISSING_SIGNATURE;
         }
@@ -42,8 +43,8 @@ final class StandardWebhooksVerifier implements SignatureVerifier {
         if (entries == null) {
             return VerificationFailure.MALFORMED_SIGNATURE;
         }
-        String id = SchemeVerifier.first(headers, scheme.idHeaders());
-        String ts = SchemeVerifier.first(headers, scheme.timestampHeaders());
+        String id = SchemeVerifier.first(headers, spec.idHeaders());
+        String ts = SchemeVerifier.first(headers, spec.timestampHeaders());
         VerificationFailure refused = refusedUnsigned(id, ts, secrets, receivedAtMillis);
         if (refused != null) {
             return refused;
@@ -63,7 +64,7 @@ final class StandardWebhooksVerifier implements SignatureVerifier {
         if (id == null || timestamp < 0) {
             return VerificationFailure.MALFORMED_SIGNATURE;
         }
-        if (!PublicKeyVerifier.fresh(timestamp, receivedAtMillis, scheme.toleranceSeconds())) {
+        if (!PublicKeyVerifier.fresh(timestamp, receivedAtMillis, spec.toleranceSeconds())) {
             // An old or invented timestamp costs no MAC and no curve arithmetic.
             return VerificationFailure.STALE_TIMESTAMP;
         }
@@ -136,16 +137,6 @@ final class StandardWebhooksVerifier implements SignatureVerifier {
     private static byte[] decode(String base64, int length) {
         byte[] bytes = base64.length() > (length + 2) / 3 * 4 ? null : SchemeVerifier.base64(base64);
         return bytes != null && bytes.length == length ? bytes : null;
-    }
-
-    @Override
-    public String dedupeId(Function<String, String> headers, byte[] rawBody) {
-        return hmac.dedupeId(headers, rawBody);
-    }
-
-    @Override
-    public boolean signsDedupeId(Function<String, String> headers, byte[] rawBody) {
-        return hmac.signsDedupeId(headers, rawBody);
     }
 
     @Override
