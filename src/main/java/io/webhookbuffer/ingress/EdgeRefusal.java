@@ -21,6 +21,8 @@ public enum EdgeRefusal {
     NOT_STORED,
     /** 400: no, an empty or two {@code Host} lines. */
     INVALID_HOST,
+    /** 400: a {@code .} or {@code ..} segment in the path, plain or percent-encoded. */
+    INVALID_PATH,
     /** 431: more header lines than {@code buffer.ingress.max-header-count}. */
     TOO_MANY_HEADERS,
     /** 408: the body did not arrive within {@code buffer.ingress.body-timeout}. */

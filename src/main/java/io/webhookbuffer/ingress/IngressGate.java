@@ -140,9 +140,37 @@ public class IngressGate {
             LOG.debugf("refused %s %s: %d Host lines%s", request.method(), request.path(), hosts,
                     blankHost ? ", an empty one" : "");
             refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
+        } else if (hasDotSegment(request.path())) {
+            LOG.debugf("refused %s %s: a dot segment in the path", request.method(), request.path());
+            refuse(ctx, IngressResponses.invalidPath(), System.nanoTime(), true);
         } else {
             ctx.next();
         }
+    }
+
+    /**
+     * Whether the path as sent has a {@code .} or {@code ..} segment, spelt plainly or percent-encoded ({@code %2e}).
+     * The router matches the path with them removed (RFC 3986 §5.2.4), so {@code /webhook/../q/health/ready} would be
+     * served as readiness while a proxy in front, filtering on the path it saw, took it for a webhook. No URL this
+     * service hands out has one, so such a request is refused, never rewritten.
+     */
+    static boolean hasDotSegment(String path) {
+        if (path == null) {
+            return false;
+        }
+        int start = 0;
+        while (start <= path.length()) {
+            int end = path.indexOf('/', start);
+            String segment = path.substring(start, end < 0 ? path.length() : end).replace("%2e", ".").replace("%2E", ".");
+            if (".".equals(segment) || "..".equals(segment)) {
+                return true;
+            }
+            if (end < 0) {
+                return false;
+            }
+            start = end + 1;
+        }
+        return false;
     }
 
     /**

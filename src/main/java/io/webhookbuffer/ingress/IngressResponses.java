@@ -146,6 +146,10 @@ final class IngressResponses {
         return IngressAnswer.of(BAD_REQUEST, new IngressReply("bad_request", null, "invalid_host"));
     }
 
+    static IngressAnswer invalidPath() {
+        return IngressAnswer.of(BAD_REQUEST, new IngressReply("bad_request", null, "invalid_path"));
+    }
+
     static IngressAnswer tooManyHeaders() {
         return IngressAnswer.of(HEADER_FIELDS_TOO_LARGE, IngressReply.status("too_many_headers"));
     }

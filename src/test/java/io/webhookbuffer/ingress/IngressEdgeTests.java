@@ -204,6 +204,34 @@ class IngressEdgeTests {
         assertEquals(0, Db.queued(pool, t));
     }
 
+    /**
+     * A path the router would read differently from how it was sent (dot segments, their percent-encoded spellings)
+     * is refused before any route runs: {@code /webhook/../q/health/ready} reached readiness (found by the abuse suite),
+     * and a proxy in front that routes or filters on the raw path would disagree with the route taken here.
+     */
+    @Test
+    void aPathWithDotSegmentsIsTheDocumentedJson400OnEveryPath() throws Exception {
+        String t = tenant().provision();
+        byte[] body = "{\"path\":\"dots\"}".getBytes(StandardCharsets.UTF_8);
+        String signature = "X-Signature: " + Signed.signature(SECRET, body);
+        try (CapturedLog log = CapturedLog.start()) {
+            for (String path : List.of("/webhook/../q/health/ready", "/webhook/./" + t, "/webhook/x/../" + t,
+                    "/webhook/%2e%2e/q/health/live", "/q/../webhook/" + t, "/webhook/" + t + "/..")) {
+                for (String method : List.of("POST", "GET")) {
+                    try (RawHttp http = RawHttp.open()) {
+                        http.send(head(method + " " + path, "Host: 127.0.0.1", signature,
+                                "Content-Length: " + body.length)).send(body);
+                        Answer answer = http.answer(ANSWER);
+                        assertEquals(400, answer.status(), method + " " + path);
+                        assertEquals("invalid_path", json(answer).getString("reason"), method + " " + path);
+                    }
+                }
+            }
+            assertEquals(List.of(), log.errors(), "a client's mistake is not an ERROR");
+        }
+        assertEquals(0, Db.queued(pool, t));
+    }
+
     @Test
     void http10WithoutHostIsStillServed() throws Exception {
         String t = tenant().provision();

@@ -69,11 +69,17 @@ class ManagementPortTests {
     @Test
     void noSpellingOfAManagementPathGetsThroughTheWebhookPort() {
         // Each of these reaches a management resource where paths are not split (the management port shows it).
-        for (String path : List.of("//q/health/ready", "/./q/metrics", "/webhook/../q/metrics", "/%71/metrics",
-                "/%63ontrol/tenants/x", "/status;a=b", "/status/")) {
+        for (String path : List.of("//q/health/ready", "/%71/metrics", "/%63ontrol/tenants/x", "/status;a=b",
+                "/status/")) {
             given().urlEncodingEnabled(false).get(path).then().statusCode(404);
             int there = given().urlEncodingEnabled(false).port(management.port()).get(path).statusCode();
             assertTrue(there == 200 || there == 401, path + " on the management port: " + there);
+        }
+        // Dot segments reach nothing on either port: the ingest gate refuses them (400 invalid_path) where the split
+        // lets a management path through.
+        for (String path : List.of("/./q/metrics", "/webhook/../q/metrics")) {
+            given().urlEncodingEnabled(false).get(path).then().statusCode(404);
+            given().urlEncodingEnabled(false).port(management.port()).get(path).then().statusCode(400);
         }
         for (String path : List.of("/q;x=1/health/ready", "/status/sign-in", "/q", "/control")) {
             given().urlEncodingEnabled(false).get(path).then().statusCode(404);
