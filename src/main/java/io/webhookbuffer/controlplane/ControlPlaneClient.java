@@ -20,7 +20,15 @@ import io.webhookbuffer.egress.EgressClient;
  * ({@code x-timestamp}, {@code x-nonce}, {@code x-signature}) with {@code buffer.control.secret}, in the format
  * {@code buffer.control.push-signature-version} names: 1, the seed's "{timestamp}.{nonce}.{rawBody}"; or 2, whose
  * {@code x-signature} says {@code v2=} and whose message binds the direction {@code push}, {@code POST} and the
- * path as sent (the URL's path prefix included), so a push can never be replayed to the buffer as a command.
+ * path as sent (the URL's path prefix included), so a push never verifies as a command.
+ *
+ * <p>A v1 push has the command format and key, so it would verify as a v1 command while {@code buffer.control.accept-v1}
+ * holds. Before sending one, the buffer claims its nonce in the command nonce store ({@link NonceGuard}: the same Redis
+ * keys and {@code buffer.control.nonce-ttl}), so the push replayed to {@code /control} is refused as
+ * {@code replayed_nonce} by every replica sharing that Redis. Failure policy: a v1 push whose nonce cannot be claimed
+ * (Redis unreachable) is held, not sent: the call fails as if the control plane had not answered, and the lifecycle
+ * outbox and the usage reporter keep what they hold and send it again next run. Never downgraded to v2 (a control
+ * plane told to expect v1 would refuse it) and never sent unclaimed (that would reopen the replay).
  *
  * <p>Through {@link EgressClient}: a redirect is never followed (a 303 would replay the signed push as a GET to
  * wherever it points, a 307 the whole POST) and counts as an answer that is not 2xx; only the status is used, and at
@@ -37,10 +45,12 @@ public class ControlPlaneClient {
     private static final Logger LOG = Logger.getLogger(ControlPlaneClient.class);
 
     private final ControlConfig config;
+    private final NonceGuard nonces;
     private final EgressClient client;
 
-    public ControlPlaneClient(ControlConfig config, Vertx vertx) {
+    public ControlPlaneClient(ControlConfig config, NonceGuard nonces, Vertx vertx) {
         this.config = config;
+        this.nonces = nonces;
         this.client = new EgressClient(vertx.getDelegate(), new HttpClientOptions().setKeepAlive(true), null,
                 MAX_ANSWER_BYTES);
     }
@@ -51,15 +61,30 @@ public class ControlPlaneClient {
                 && config.secret().filter(s -> !s.isBlank()).isPresent();
     }
 
-    /** Completes with the HTTP status, or fails on no answer (connection refused, timeout). */
+    /**
+     * Completes with the HTTP status, or fails on no answer (connection refused, timeout) or, for a v1 push, when its
+     * nonce cannot be claimed.
+     */
     public Uni<Integer> post(String path, byte[] body) {
         if (!configured()) {
             return Uni.createFrom().failure(new IllegalStateException(
                     "buffer.control.url or buffer.control.secret is not set"));
         }
+        String nonce = CommandSignature.newNonce();
+        if (config.pushSignatureVersion() == 2) {
+            return send(path, nonce, body); // v2 binds the direction: no command can be made of it
+        }
+        return nonces.claim(nonce)
+                .onFailure().transform(f -> new IllegalStateException(
+                        "v1 push held: its nonce could not be claimed in the nonce store (" + f.getMessage() + ")", f))
+                .flatMap(claimed -> claimed
+                        ? send(path, nonce, body)
+                        : Uni.createFrom().failure(new IllegalStateException("v1 push held: its nonce was taken")));
+    }
+
+    private Uni<Integer> send(String path, String nonce, byte[] body) {
         String url = config.url().get().replaceAll("/+$", "") + path;
         String timestamp = Long.toString(System.currentTimeMillis() / 1000);
-        String nonce = CommandSignature.newNonce();
         String signature = config.pushSignatureVersion() == 2
                 ? CommandSignature.signV2(config.secret().get(), Direction.PUSH, "POST",
                         CommandSignature.target(URI.create(url)), timestamp, nonce, body)

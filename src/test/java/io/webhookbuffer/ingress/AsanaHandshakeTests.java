@@ -17,6 +17,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 
+import javax.sql.DataSource;
+
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
@@ -30,13 +32,15 @@ import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.secrets.SecretCipher;
 import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.PlaintextScan;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
  * Asana's {@code X-Hook-Secret} handshake end to end, against the real endpoint, PostgreSQL and Redis: refused (403,
  * nothing stored) unless the operator opened a window with the signed command; inside one, the first secret is stored
  * sealed and committed, then echoed, and the window is closed; events signed with it are buffered from then on; the
- * window and its use are in the lifecycle outbox, the refusals in the tenant's refusals, the secret in no log.
+ * window and its use are in the lifecycle outbox, the refusals in the tenant's refusals, the secret in no log and in no
+ * table in clear.
  */
 @QuarkusTest
 class AsanaHandshakeTests {
@@ -48,6 +52,9 @@ class AsanaHandshakeTests {
 
     @Inject
     Pool pool;
+
+    @Inject
+    DataSource database;
 
     @Inject
     RefusalLog refusals;
@@ -82,6 +89,8 @@ class AsanaHandshakeTests {
             // The answer came after the commit: the row holds the secret, sealed, and the window is gone.
             assertEquals(List.of(SECRET), storedSecrets(t));
             assertFalse(rawSecrets(t).contains(SECRET), "sealed, never in clear");
+            assertEquals(List.of(), PlaintextScan.find(database, List.of(SECRET)),
+                    "columns holding the handshake's secret in clear (or hex/base64 of it), the whole schema");
             assertEquals(0, count("SELECT count(*) FROM handshake_windows WHERE tenant_id = $1", t));
 
             event(t, SECRET).then().statusCode(202).body("status", equalTo("buffered"));

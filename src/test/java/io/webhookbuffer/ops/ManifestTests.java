@@ -248,6 +248,12 @@ class ManifestTests {
         String prometheus = Files.readString(Manifests.DEPLOY.resolve("prometheus/prometheus.yml"), StandardCharsets.UTF_8);
         assertTrue(prometheus.contains("buffer:" + managementPort), "Prometheus scrapes the management port");
         assertEquals("service_healthy", services.at("/buffer/depends_on/postgres/condition").asText());
+        List<String> published = new ArrayList<>();
+        services.at("/buffer/ports").forEach(p -> published.add(p.asText()));
+        assertTrue(published.contains("127.0.0.1:" + managementPort + ":" + managementPort),
+                "the management port is published on the loopback only: " + published);
+        assertTrue(published.stream().noneMatch(p -> p.equals(managementPort + ":" + managementPort)),
+                "never on every interface: " + published);
     }
 
     @Test
