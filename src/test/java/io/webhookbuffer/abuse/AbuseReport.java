@@ -50,7 +50,8 @@ final class AbuseReport {
     AbuseReport(AbuseRun run, Map<String, long[]> stored, long foreignLegitRows, long errorLines, boolean survived) {
         this.settings = run.settings;
         List<SignedLoad.Answer> answers = run.legitAnswers;
-        this.quiet = window(answers, run.quietStart, run.abuseStart);
+        // The baseline leaves out the sender's first seconds: a cold start is not the quiet the abuse is compared with.
+        this.quiet = window(answers, run.quietStart + run.settings.quietSettle.toMillis(), run.abuseStart);
         this.abused = window(answers, run.abuseStart, run.abuseEnd);
         this.tally = run.tally;
         this.hostileRequests = HOSTILE_ROWS.stream().mapToLong(tally::total).sum();

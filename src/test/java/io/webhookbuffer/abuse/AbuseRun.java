@@ -109,7 +109,7 @@ final class AbuseRun implements AutoCloseable {
         // only what the buffer leaves of the cores, in both phases, as an attacker on other machines would.
         attackerPriority = AttackerPriority.lower(settings.attackerNice);
         quietStart = System.currentTimeMillis();
-        Thread.sleep(settings.quiet.toMillis());
+        Thread.sleep(settings.quietSettle.toMillis() + settings.quiet.toMillis());
     }
 
     /** Everything hostile at once, beside the legitimate sender; returns when all of it is done. */
