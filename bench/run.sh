@@ -156,7 +156,7 @@ start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]: every replica, e
     log=$out/buffer-$name.log; [ "$replicas" -gt 1 ] && log=$out/buffer-$name-$(( i + 1 )).log
     env QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOST:$PGPORT/$db" \
         QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PGHOST:$PGPORT/$db" QUARKUS_DATASOURCE_USERNAME="$PGUSER" \
-        QUARKUS_REDIS_HOSTS=redis://127.0.0.1:6379 QUARKUS_HTTP_PORT="${replica_ports[$i]}" \
+        QUARKUS_REDIS_HOSTS=redis://127.0.0.1:6379 BUFFER_INGRESS_PORT="${replica_ports[$i]}" \
         BUFFER_CONTROL_SECRET="$control_secret" BUFFER_ORIGIN_BASE_URL="http://127.0.0.1:$origin_port" \
         BUFFER_ORIGIN_ALLOWED_PRIVATE_NETWORKS=127.0.0.1/32 \
         BUFFER_ORIGIN_TOKEN="$origin_token" BUFFER_DELIVERY_SIGNING_SECRET="$signing_secret" \

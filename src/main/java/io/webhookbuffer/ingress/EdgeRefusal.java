@@ -26,7 +26,11 @@ public enum EdgeRefusal {
     /** 431: more header lines than {@code buffer.ingress.max-header-count}. */
     TOO_MANY_HEADERS,
     /** 408: the body did not arrive within {@code buffer.ingress.body-timeout}. */
-    REQUEST_TIMEOUT;
+    REQUEST_TIMEOUT,
+    /** No answer: the request head did not arrive within {@code buffer.ingress.head-timeout}; the connection closed. */
+    HEAD_TIMEOUT,
+    /** 503: past {@code buffer.ingress.max-connections} open connections; answered and closed, the body never read. */
+    TOO_MANY_CONNECTIONS;
 
     /** The refusal an answer stands for, or null for any other answer. */
     static EdgeRefusal of(IngressReply reply) {

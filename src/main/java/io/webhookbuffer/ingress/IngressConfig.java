@@ -38,6 +38,33 @@ public interface IngressConfig {
     @WithDefault("30s")
     Duration bodyTimeout();
 
+    /**
+     * The webhook port, the one the internet reaches ({@link EdgePort}); {@code 0}: a free port (the tests). Quarkus's
+     * own HTTP server ({@code quarkus.http.port}) listens on loopback only.
+     */
+    @WithDefault("8080")
+    int port();
+
+    /** The interface the webhook port listens on. */
+    @WithDefault("0.0.0.0")
+    String host();
+
+    /**
+     * Time a connection has to deliver its first complete request head, from being accepted (closed without an answer
+     * past it). Without it a head may take {@code quarkus.http.idle-timeout}; a kept-alive connection has the idle
+     * timeout for its next head.
+     */
+    @WithDefault("10s")
+    Duration headTimeout();
+
+    /**
+     * Connections open on the webhook port at once. The next ones, up to a tenth more (at least 16), are answered
+     * {@code 503 too_many_connections} with {@code Retry-After} as soon as their head is in, and closed; past that a
+     * connection is closed as it is accepted.
+     */
+    @WithDefault("1000")
+    int maxConnections();
+
     /** Most header lines a request may carry (431 beyond); the bytes of the head are capped by Quarkus. */
     @WithDefault("100")
     int maxHeaderCount();

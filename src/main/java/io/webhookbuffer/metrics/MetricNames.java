@@ -85,7 +85,7 @@ public final class MetricNames {
     public static final Metric INGRESS_REFUSALS = new Metric("buffer.ingress.refusals", Kind.COUNTER,
             "Ingest requests turned away for lack of room or trust, or malformed, by reason: lookup_busy, replica_busy,"
                     + " verification_busy, failed_verifications, not_stored, invalid_host, invalid_path, too_many_headers,"
-                    + " request_timeout");
+                    + " request_timeout, head_timeout (closed, no answer), too_many_connections");
     public static final Metric VERIFICATIONS_OFFLOADED = new Metric("buffer.ingress.verifications.offloaded",
             Kind.COUNTER, "Request bodies verified on the verification pool, off the event loop (at least"
                     + " buffer.ingress.verification.offload-bytes, or any size under a public-key signature)");

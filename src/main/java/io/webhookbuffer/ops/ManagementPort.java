@@ -59,7 +59,7 @@ public class ManagementPort {
     private volatile HttpServer server;
 
     public ManagementPort(Vertx vertx, ManagementConfig config,
-            @ConfigProperty(name = "quarkus.http.port") int httpPort,
+            @ConfigProperty(name = "buffer.ingress.port") int httpPort,
             @ConfigProperty(name = "quarkus.http.idle-timeout") Duration idleTimeout,
             @ConfigProperty(name = "quarkus.http.limits.max-header-size") MemorySize maxHeaderSize,
             @ConfigProperty(name = "quarkus.http.limits.max-initial-line-length") int maxInitialLineLength) {
@@ -103,8 +103,8 @@ public class ManagementPort {
     static ConfigCheck problems(ManagementConfig config, int httpPort) {
         ConfigCheck check = new ConfigCheck();
         config.port().ifPresent(p -> check.range("buffer.management.port", p, 0, 65_535)
-                // Two servers of one Vert.x on one port share it, each taking every other connection.
-                .require(p != httpPort, "buffer.management.port must differ from quarkus.http.port, was " + p));
+                // Two servers of one Vert.x on one port share it, each taking every other connection (0: a free one).
+                .require(p == 0 || p != httpPort, "buffer.management.port must differ from buffer.ingress.port, was " + p));
         return check.require(!config.host().isBlank(), "buffer.management.host must not be blank");
     }
 

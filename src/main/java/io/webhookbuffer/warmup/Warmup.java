@@ -12,13 +12,11 @@ import java.util.concurrent.atomic.LongAdder;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
-import jakarta.enterprise.inject.Instance;
 
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.vertx.http.HttpServer;
 import io.quarkus.vertx.http.HttpServerStart;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -29,6 +27,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.ingress.EdgePort;
 import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.usage.UsageCounters;
 
@@ -66,7 +65,7 @@ public class Warmup {
     private final UsageCounters usage;
     private final TenantActors actors;
     /** The listening server, for its port when the configured one is 0 (random: tests). */
-    private final Instance<HttpServer> servers;
+    private final EdgePort edge;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicLong issued = new AtomicLong();
     private final LongAdder accepted = new LongAdder();
@@ -78,9 +77,9 @@ public class Warmup {
     private volatile boolean stopping;
 
     public Warmup(Vertx vertx, WarmupConfig config, RehearsalTenant rehearsal, UsageCounters usage,
-            TenantActors actors, Instance<HttpServer> servers) {
+            TenantActors actors, EdgePort edge) {
         this.vertx = vertx;
-        this.servers = servers;
+        this.edge = edge;
         this.config = config;
         this.rehearsal = rehearsal;
         this.usage = usage;
@@ -120,12 +119,13 @@ public class Warmup {
         if (!config.enabled() || !started.compareAndSet(false, true)) {
             return;
         }
-        String host = server.options().getHost();
+        // Through the webhook port (ingress.EdgePort, listening since start-up), the way senders come.
+        String host = edge.host();
         if (host == null || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
             host = "127.0.0.1";
         }
         try {
-            rehearse(host, server.options().getPort() > 0 ? server.options().getPort() : servers.get().getPort());
+            rehearse(host, edge.port());
         } catch (RuntimeException e) {
             // Failure policy: a warm-up that cannot run must not keep the replica out of service.
             LOG.warnf(e, "warm-up: could not start (%s); taking traffic without it", e.getMessage());

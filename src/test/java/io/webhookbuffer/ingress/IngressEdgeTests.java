@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.RestAssured;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.testsupport.CapturedLog;
@@ -49,13 +48,15 @@ class IngressEdgeTests {
     @Inject
     Pool pool;
 
+    @Inject
+    EdgePort edge;
+
     @Test
-    void theHttpServerBoundsSlowAndManySenders() {
+    void theHttpServerClosesSilentConnectionsAndAdmitsGitHubsLargestPayload() {
+        // The head deadline and the connection cap are seen at work in SlowSendersTests and ConnectionCapTests.
         Config config = ConfigProvider.getConfig();
         Duration idle = config.getValue("quarkus.http.idle-timeout", Duration.class);
         assertTrue(idle.compareTo(Duration.ofMinutes(2)) <= 0, "a silent connection is closed within minutes: " + idle);
-        assertTrue(config.getOptionalValue("quarkus.http.limits.max-connections", Integer.class).isPresent(),
-                "a connection cap per replica");
         assertEquals(25L * 1024 * 1024, config.getValue("quarkus.http.limits.max-body-size", MemorySize.class)
                 .asLongValue(), "the hard ceiling admits GitHub's largest payload (25 MB)");
     }
@@ -65,7 +66,7 @@ class IngressEdgeTests {
         String t = tenant().provision();
         byte[] body = "{\"upgrade\":\"h2c\"}".getBytes(StandardCharsets.UTF_8);
         HttpClient client = HttpClient.newHttpClient(); // HTTP/2 preferred: it asks a cleartext server to upgrade
-        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + edge.port()
                 + "/webhook/" + t)).header("X-Signature", Signed.signature(SECRET, body))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(202, answer.statusCode(), answer.body());

@@ -5,8 +5,9 @@ import java.util.Map;
 import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
- * Slow-sender limits shrunk to test size: the idle timeout to 3 s, the body deadline to 2 s (below the idle timeout,
- * so a body dribbled faster than that meets the deadline, not the idle timeout), and a replica budget for bodies in
+ * Slow-sender limits shrunk to test size: the idle timeout to 3 s, the head deadline to 1 s and the body deadline to
+ * 2 s (below the idle timeout, so a head or body dribbled faster than that meets its deadline, not the idle timeout),
+ * and a replica budget for bodies in
  * flight of 200 KiB (the body ceiling and the default limit shrink with it: the budget must hold the largest body).
  */
 public class SlowSendersProfile implements QuarkusTestProfile {
@@ -15,7 +16,7 @@ public class SlowSendersProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("quarkus.http.idle-timeout", "3s",
+        return Map.of("quarkus.http.idle-timeout", "3s", "buffer.ingress.head-timeout", "1s",
                 "buffer.ingress.body-timeout", "2s",
                 "buffer.ingress.max-in-flight-bytes", Long.toString(IN_FLIGHT_BYTES),
                 "quarkus.http.limits.max-body-size", "200K",

@@ -30,7 +30,8 @@ class ManagementPathsTests {
         assertEquals(List.of(), ManagementPort.problems(config(null, "0.0.0.0"), 8080).problems(), "unset: one port");
         assertEquals(List.of(), ManagementPort.problems(config(8081, "0.0.0.0"), 8080).problems());
         assertEquals(List.of(), ManagementPort.problems(config(0, "127.0.0.1"), 8080).problems(), "0: a free port");
-        assertEquals(List.of("buffer.management.port must differ from quarkus.http.port, was 8080"),
+        assertEquals(List.of(), ManagementPort.problems(config(0, "127.0.0.1"), 0).problems(), "both free ports");
+        assertEquals(List.of("buffer.management.port must differ from buffer.ingress.port, was 8080"),
                 ManagementPort.problems(config(8080, "0.0.0.0"), 8080).problems());
         assertEquals(List.of("buffer.management.port must be between 0 and 65535, was 70000"),
                 ManagementPort.problems(config(70_000, "0.0.0.0"), 8080).problems());

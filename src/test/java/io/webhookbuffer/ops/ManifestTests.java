@@ -106,7 +106,7 @@ class ManifestTests {
     void deploymentProbesPortsAndSecurityMatchTheApp() throws IOException {
         JsonNode pod = Manifests.one(Manifests.K8S.resolve("deployment.yaml")).at("/spec/template/spec");
         JsonNode container = pod.get("containers").get(0);
-        assertEquals(appPort(), containerPort(container, "http"), "the http port = quarkus.http.port");
+        assertEquals(appPort(), containerPort(container, "http"), "the http port = buffer.ingress.port");
         assertEquals(managementPort(), containerPort(container, "management"),
                 "the management port = the ConfigMap's BUFFER_MANAGEMENT_PORT");
         assertEquals("/q/health/live", container.at("/livenessProbe/httpGet/path").asText());
@@ -310,7 +310,7 @@ class ManifestTests {
         try (InputStream in = Files.newInputStream(Path.of("src/main/resources/application.properties"))) {
             p.load(in);
         }
-        return Integer.parseInt(p.getProperty("quarkus.http.port"));
+        return Integer.parseInt(p.getProperty("buffer.ingress.port"));
     }
 
     private static int managementPort() throws IOException {

@@ -15,7 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.restassured.RestAssured;
+import io.quarkus.arc.Arc;
+import io.webhookbuffer.ingress.EdgePort;
 
 /**
  * A bare HTTP/1.1 client on a socket, for what an HTTP library will not do: send a request head without its body,
@@ -35,9 +36,9 @@ public final class RawHttp implements AutoCloseable {
         out = socket.getOutputStream();
     }
 
-    /** A connection to the app under test (the port RestAssured was given). */
+    /** A connection to the app under test, on its webhook port ({@link EdgePort}, the one senders reach). */
     public static RawHttp open() throws IOException {
-        return new RawHttp(RestAssured.port);
+        return new RawHttp(Arc.container().instance(EdgePort.class).get().port());
     }
 
     /** A connection to a service on 127.0.0.1:{@code port} (a packaged one, in an *IT test). */

@@ -67,7 +67,7 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://" + db);
         env.put("QUARKUS_DATASOURCE_USERNAME", pg.user());
         env.put("QUARKUS_REDIS_HOSTS", "redis://" + redis.host() + ":" + redis.port());
-        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("BUFFER_INGRESS_PORT", Integer.toString(port));
         env.put("BUFFER_CONTROL_SECRET", Signed.CONTROL_SECRET);
         env.put("BUFFER_SECRETS_KEYS", secretsKeys());
         // The tests' origins listen on this machine's loopback address, which production refuses unless allowed.

@@ -1,0 +1,208 @@
+package io.webhookbuffer.ingress;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.vertx.http.runtime.VertxHttpRecorder;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.webhookbuffer.actor.ActorConfig;
+
+/**
+ * The webhook port ({@code buffer.ingress.port}, 8080), the one the internet reaches: a Vert.x HTTP server of our own
+ * that hands every request to Quarkus's root handler ({@link VertxHttpRecorder#getRootHandler()}, as the management
+ * port does), so the routes, filters, graceful shutdown and request ids are Quarkus's own; what it adds is what
+ * Quarkus's server cannot do, on the connection before any request exists:
+ * <ul>
+ * <li><b>A head deadline</b> ({@code buffer.ingress.head-timeout}, 10 s): a connection must deliver its first complete
+ * request head within it of being accepted, or it is closed without an answer (there is no request to answer yet) and
+ * counted, {@code buffer_ingress_refusals_total{reason="head_timeout"}}. Without it a head could take the idle
+ * timeout (75 s, which Vert.x measures between decoded messages, so a head dribbled a byte a second does not reset
+ * it): a thousand such connections, a new one every 75 ms, held every connection of the replica. A kept-alive
+ * connection has the idle timeout for its next head (measured: a next head dribbled a byte every 100 ms was closed at
+ * the idle timeout of the answer before it).</li>
+ * <li><b>A connection cap that answers</b> ({@code buffer.ingress.max-connections}): the connections past it, up to a
+ * tenth more, get {@code 503 too_many_connections} with {@code Retry-After} as soon as their head is in, and are
+ * closed; only past that overflow is a connection closed as it is accepted.</li>
+ * </ul>
+ *
+ * <p>Quarkus's own HTTP server still runs, on loopback only ({@code quarkus.http.host=127.0.0.1}, a free port): the
+ * tests' HTTP client and callers inside the pod may use it; nothing outside the pod can reach it.
+ *
+ * <p>Failure policy: fail closed. A port that cannot be bound stops start-up; a connection past its deadline or the
+ * overflow is closed, never served unbounded. Everything here runs on the connection's event loop: a connection's
+ * state is only touched there, and nothing blocks.
+ */
+@ApplicationScoped
+public class EdgePort {
+
+    private static final Logger LOG = Logger.getLogger(EdgePort.class);
+    private static final long BIND_TIMEOUT_SECONDS = 30;
+    /** Connections past the cap that are still answered (503), as a fraction of it; at least this many. */
+    private static final int OVERFLOW_DIVISOR = 10;
+    private static final int MIN_OVERFLOW = 16;
+
+    private final Vertx vertx;
+    private final IngressListener listener;
+    private final HttpServerOptions options;
+    private final String host;
+    private final int configuredPort;
+    private final long headTimeoutMillis;
+    private final int maxConnections;
+    private final int hardLimit;
+    private final String retryAfter;
+    private final Buffer tooManyConnections;
+    private final AtomicInteger open = new AtomicInteger();
+    private final Map<HttpConnection, Tracked> tracked = new ConcurrentHashMap<>();
+    private volatile HttpServer server;
+
+    public EdgePort(Vertx vertx, IngressListener listener, IngressConfig config, ActorConfig actor, ObjectMapper json,
+            @ConfigProperty(name = "quarkus.http.idle-timeout") Duration idleTimeout,
+            @ConfigProperty(name = "quarkus.http.limits.max-header-size") MemorySize maxHeaderSize,
+            @ConfigProperty(name = "quarkus.http.limits.max-initial-line-length") int maxInitialLineLength)
+            throws JsonProcessingException {
+        this.vertx = vertx;
+        this.listener = listener;
+        this.host = config.host();
+        this.configuredPort = config.port();
+        this.headTimeoutMillis = config.headTimeout().toMillis();
+        this.maxConnections = config.maxConnections();
+        this.hardLimit = maxConnections + Math.max(MIN_OVERFLOW, maxConnections / OVERFLOW_DIVISOR);
+        this.retryAfter = Integer.toString(actor.overloadedRetryAfterSeconds());
+        this.tooManyConnections = Buffer.buffer(json.writeValueAsBytes(
+                new IngressReply("unavailable", null, EdgeRefusal.TOO_MANY_CONNECTIONS.label())));
+        // Quarkus's limits for its own server (application.properties); HTTP/1.1 only, as there.
+        this.options = new HttpServerOptions().setHost(host)
+                .setIdleTimeout((int) idleTimeout.toSeconds()).setIdleTimeoutUnit(TimeUnit.SECONDS)
+                .setMaxHeaderSize((int) maxHeaderSize.asLongValue()).setMaxInitialLineLength(maxInitialLineLength)
+                .setHttp2ClearTextEnabled(false).setTcpNoDelay(true);
+    }
+
+    /** The port the webhook server listens on, or -1 before it does. */
+    public int port() {
+        HttpServer s = server;
+        return s == null ? -1 : s.actualPort();
+    }
+
+    /** The interface the webhook port listens on ({@code buffer.ingress.host}). */
+    public String host() {
+        return host;
+    }
+
+    /** Connections open on the webhook port now. */
+    public int openConnections() {
+        return open.get();
+    }
+
+    void start(@Observes StartupEvent event) throws Exception {
+        if (headTimeoutMillis < 1 || maxConnections < 1 || configuredPort < 0 || configuredPort > 65_535) {
+            throw new IllegalStateException("buffer.ingress.head-timeout must be positive, buffer.ingress.max-connections"
+                    + " at least 1 and buffer.ingress.port 0 to 65535");
+        }
+        HttpServer s = vertx.createHttpServer(options);
+        s.connectionHandler(this::connected);
+        s.requestHandler(this::request);
+        server = s.listen(configuredPort).toCompletionStage().toCompletableFuture()
+                .get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        LOG.infof("webhook port %s:%d (head deadline %d ms, %d connections)", host, server.actualPort(),
+                headTimeoutMillis, maxConnections);
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        HttpServer s = server;
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    private void connected(HttpConnection connection) {
+        int now = open.incrementAndGet();
+        if (now > hardLimit) {
+            open.decrementAndGet();
+            LOG.debugf("closed a connection from %s as it was accepted: %d open", connection.remoteAddress(), now - 1);
+            connection.close();
+            return;
+        }
+        Tracked t = new Tracked(connection, now > maxConnections);
+        tracked.put(connection, t);
+        connection.closeHandler(v -> {
+            open.decrementAndGet();
+            tracked.remove(connection);
+            t.cancel();
+        });
+        t.timer = vertx.setTimer(headTimeoutMillis, id -> t.expired());
+    }
+
+    private void request(HttpServerRequest request) {
+        Tracked t = tracked.get(request.connection());
+        if (t != null) {
+            t.headIn();
+            if (t.overflow) {
+                refuse(request);
+                return;
+            }
+        }
+        VertxHttpRecorder.getRootHandler().handle(request);
+    }
+
+    /** A connection past the cap: 503 and closed, the body never read. */
+    private void refuse(HttpServerRequest request) {
+        listener.refused(EdgeRefusal.TOO_MANY_CONNECTIONS);
+        HttpConnection connection = request.connection();
+        request.response().setStatusCode(503).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .putHeader("Retry-After", retryAfter).putHeader(HttpHeaders.CONNECTION, "close")
+                .end(tooManyConnections).onComplete(done -> connection.close());
+    }
+
+    /** One connection until its first request head is in: touched on its event loop only. */
+    private final class Tracked {
+        private final HttpConnection connection;
+        private final boolean overflow;
+        private long timer = -1;
+
+        Tracked(HttpConnection connection, boolean overflow) {
+            this.connection = connection;
+            this.overflow = overflow;
+        }
+
+        void headIn() {
+            cancel();
+            tracked.remove(connection);
+        }
+
+        void expired() {
+            timer = -1;
+            LOG.debugf("closed a connection from %s: no request head within %d ms", connection.remoteAddress(),
+                    headTimeoutMillis);
+            listener.refused(EdgeRefusal.HEAD_TIMEOUT);
+            connection.close();
+        }
+
+        void cancel() {
+            if (timer >= 0) {
+                vertx.cancelTimer(timer);
+                timer = -1;
+            }
+        }
+    }
+}
