@@ -122,6 +122,11 @@ public class EdgePort {
         HttpServer s = vertx.createHttpServer(options);
         s.connectionHandler(this::connected);
         s.requestHandler(this::request);
+        // No WebSockets here: the handshake is refused 404 as any unknown path. Having a handler at all also makes
+        // Vert.x hand a request with an unknown HTTP version (HTTP/9.9, HTTP/2.0 text, an h2 preface) to the router,
+        // as Quarkus's server does, rather than answer 501 itself: the ingest gate answers those the documented JSON.
+        s.webSocketHandshakeHandler(handshake -> handshake.reject(404));
+        s.webSocketHandler(webSocket -> webSocket.close());
         server = s.listen(configuredPort).toCompletionStage().toCompletableFuture()
                 .get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         LOG.infof("webhook port %s:%d (head deadline %d ms, %d connections)", host, server.actualPort(),
