@@ -131,6 +131,28 @@ class IngressEdgeTests {
     }
 
     @Test
+    void aChunkedBodyThatOutgrowsItsFirstArrayIsStoredByteForByte() throws Exception {
+        String t = tenant().maxBodyBytes(200_000).provision();
+        byte[] body = new byte[150_001];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) (i * 31 + i / 7);
+        }
+        try (RawHttp http = RawHttp.open()) {
+            http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "X-Event-ID: chunked-grown",
+                    "X-Signature: " + Signed.signature(SECRET, body), "Transfer-Encoding: chunked"));
+            // Uneven chunks across every doubling of the array: 16 KiB, 32, 64, 128, 200 KB (the tenant's limit).
+            int[] cuts = { 1, 16_384, 16_385, 40_000, 100_000, body.length };
+            int from = 0;
+            for (int cut : cuts) {
+                http.chunk(Arrays.copyOfRange(body, from, cut));
+                from = cut;
+            }
+            assertEquals(202, http.send("0\r\n\r\n").answer(ANSWER).status());
+        }
+        assertArrayEquals(body, Db.queueRows(pool, t).get(0).getBuffer("body").getBytes());
+    }
+
+    @Test
     void expectContinueIsAnsweredOnlyOnceTheBodyIsWanted() throws Exception {
         String t = tenant().maxBodyBytes(1024).provision();
         byte[] body = "{\"continue\":true}".getBytes(StandardCharsets.UTF_8);
