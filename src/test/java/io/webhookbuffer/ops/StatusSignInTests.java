@@ -102,7 +102,7 @@ class StatusSignInTests {
             assertEquals(403, refused.statusCode(), headers + ": " + refused.asString());
             assertNull(refused.header("Set-Cookie"), headers.toString());
         }
-        String self = "http://localhost:" + RestAssured.port;
+        String self = RestAssured.baseURI + ":" + RestAssured.port; // the address the requests are sent to
         assertEquals(303, signIn(StatusProfile.TOKEN, Map.of("Sec-Fetch-Site", "same-origin", "Origin", self))
                 .statusCode());
         assertEquals(303, signIn(StatusProfile.TOKEN, Map.of("Origin", self)).statusCode());

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.RestAssured;
+import io.webhookbuffer.ingress.EdgePort;
 import io.webhookbuffer.testsupport.TestTenants;
 
 /**
@@ -35,6 +35,9 @@ class UnknownTenantFloodTests {
     @Inject
     TenantRepository repository;
 
+    @Inject
+    EdgePort edge;
+
     @Test
     void aFloodOfUnknownIdsCostsPostgresOnlyTheMissBudget() throws Exception {
         String known = tenant().provision();
@@ -43,7 +46,7 @@ class UnknownTenantFloodTests {
         long queriesBefore = repository.lookups();
 
         TenantFlood.Result result;
-        try (TenantFlood flood = new TenantFlood(RestAssured.port)) {
+        try (TenantFlood flood = new TenantFlood(edge.port())) {
             result = flood.run(FLOOD, CONNECTIONS, known, TestTenants.DEFAULT_SECRET, Duration.ofMillis(50));
         }
         long queries = repository.lookups() - queriesBefore;
