@@ -1,6 +1,5 @@
 package io.webhookbuffer.ingress;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -9,7 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -17,7 +15,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.VertxHttpRecorder;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -77,10 +74,7 @@ public class EdgePort {
     private volatile HttpServer server;
 
     public EdgePort(Vertx vertx, IngressListener listener, IngressConfig config, ActorConfig actor, ObjectMapper json,
-            @ConfigProperty(name = "quarkus.http.idle-timeout") Duration idleTimeout,
-            @ConfigProperty(name = "quarkus.http.limits.max-header-size") MemorySize maxHeaderSize,
-            @ConfigProperty(name = "quarkus.http.limits.max-initial-line-length") int maxInitialLineLength)
-            throws JsonProcessingException {
+            ServerLimits limits) throws JsonProcessingException {
         this.vertx = vertx;
         this.listener = listener;
         this.host = config.host();
@@ -91,11 +85,7 @@ public class EdgePort {
         this.retryAfter = Integer.toString(actor.overloadedRetryAfterSeconds());
         this.tooManyConnections = Buffer.buffer(json.writeValueAsBytes(
                 new IngressReply("unavailable", null, EdgeRefusal.TOO_MANY_CONNECTIONS.label())));
-        // Quarkus's limits for its own server (application.properties); HTTP/1.1 only, as there.
-        this.options = new HttpServerOptions().setHost(host)
-                .setIdleTimeout((int) idleTimeout.toSeconds()).setIdleTimeoutUnit(TimeUnit.SECONDS)
-                .setMaxHeaderSize((int) maxHeaderSize.asLongValue()).setMaxInitialLineLength(maxInitialLineLength)
-                .setHttp2ClearTextEnabled(false).setTcpNoDelay(true);
+        this.options = limits.options(host);
     }
 
     /** The port the webhook server listens on, or -1 before it does. */

@@ -1,6 +1,5 @@
 package io.webhookbuffer.ops;
 
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +12,6 @@ import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.VertxHttpRecorder;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
@@ -22,6 +20,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.common.ConfigCheck;
+import io.webhookbuffer.ingress.ServerLimits;
 
 /**
  * The management port ({@code buffer.management.port}): with it set, {@code /q/*} (health, metrics, OpenAPI),
@@ -59,18 +58,11 @@ public class ManagementPort {
     private volatile HttpServer server;
 
     public ManagementPort(Vertx vertx, ManagementConfig config,
-            @ConfigProperty(name = "buffer.ingress.port") int httpPort,
-            @ConfigProperty(name = "quarkus.http.idle-timeout") Duration idleTimeout,
-            @ConfigProperty(name = "quarkus.http.limits.max-header-size") MemorySize maxHeaderSize,
-            @ConfigProperty(name = "quarkus.http.limits.max-initial-line-length") int maxInitialLineLength) {
+            @ConfigProperty(name = "buffer.ingress.port") int httpPort, ServerLimits limits) {
         this.vertx = vertx;
         this.config = config;
         this.httpPort = httpPort;
-        // The main server's limits (application.properties); HTTP/1.1 only, as there (quarkus.http.http2=false).
-        this.options = new HttpServerOptions().setHost(config.host())
-                .setIdleTimeout((int) idleTimeout.toSeconds()).setIdleTimeoutUnit(TimeUnit.SECONDS)
-                .setMaxHeaderSize((int) maxHeaderSize.asLongValue()).setMaxInitialLineLength(maxInitialLineLength)
-                .setHttp2ClearTextEnabled(false).setTcpNoDelay(true);
+        this.options = limits.options(config.host());
     }
 
     /** Whether the management paths have a port of their own. */
