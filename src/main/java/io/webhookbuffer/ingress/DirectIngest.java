@@ -66,7 +66,7 @@ public class DirectIngest {
             IngressGate.Admitted admitted) {
         try {
             return ingest.admit(admitted.tenant(), request::getHeader, request.remoteAddress(), admitted.body(),
-                    clock.millis()).toCompletableFuture();
+                    clock.millis(), admitted.refused()).toCompletableFuture();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -84,7 +84,7 @@ public class DirectIngest {
         }
         if (!admitted.rehearsal()) {
             answer.reportTo(listener, started); // the warm-up's rehearsal requests are not reported
-            refusals.record(admitted.tenantId(), answer, ctx.request().headers().names(), admitted.body().length,
+            refusals.record(admitted.tenantId(), answer, ctx.request().headers().names(), admitted.length(),
                     ctx.request().remoteAddress());
         }
         log.answered(ctx, answer.status(), answer.reply());

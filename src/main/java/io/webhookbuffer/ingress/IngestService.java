@@ -115,12 +115,22 @@ public class IngestService {
     /** One request's way from the gate to the actor: {@code headers} looks a request header up by name. */
     public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, SocketAddress peer,
             byte[] body, long receivedAt) {
-        CompletionStage<Admission> decided = decide(tenant, headers, peer, body, receivedAt);
+        return admit(tenant, headers, peer, body, receivedAt, null);
+    }
+
+    /**
+     * {@link #admit(Tenant, Function, SocketAddress, byte[], long)} for a body the gate checked as it arrived
+     * ({@code IngressGate}, {@code verify.BodyCheck}): {@code refused} is why its signature failed (its bytes were
+     * not kept), or null when it was not checked or verified (then it is verified here as every body is).
+     */
+    public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, SocketAddress peer,
+            byte[] body, long receivedAt, VerificationFailure refused) {
+        CompletionStage<Admission> decided = decide(tenant, headers, peer, body, receivedAt, refused);
         return Providers.answersWithoutBody(tenant.provider()) ? decided.thenApply(Bodiless::new) : decided;
     }
 
     private CompletionStage<Admission> decide(Tenant tenant, Function<String, String> headers, SocketAddress peer,
-            byte[] body, long receivedAt) {
+            byte[] body, long receivedAt, VerificationFailure refused) {
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
@@ -142,12 +152,23 @@ public class IngestService {
             budget.failed(tenant.id(), address);
             return done(new Unauthorized(VerificationFailure.BAD_SIGNATURE));
         }
+        if (refused != null) {
+            // Checked as it arrived and failed: counted and answered as a failed MAC here would be, with no second
+            // MAC (the bytes are gone).
+            return verified(tenant, headers, body, receivedAt, verifier, new Checked(refused, null), address, tally);
+        }
         if (body.length < offloadBytes && !verifier.costly(tenant.secrets())) {
             // Small: the MACs cost less than a hop to a worker thread. A public-key signature never does, whatever
             // the body's size: it goes to the pool, within the tenant's share of it, like a large body.
             VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
             return verified(tenant, headers, body, receivedAt, verifier, new Checked(failure, null), address, tally);
         }
+        return offloaded(tenant, headers, body, receivedAt, verifier, address, tally);
+    }
+
+    /** A large body, or a costly scheme: verified on the pool, within the tenant's share of it. */
+    private CompletionStage<Admission> offloaded(Tenant tenant, Function<String, String> headers, byte[] body,
+            long receivedAt, SignatureVerifier verifier, String address, UsageCounters.Tally tally) {
         VerificationBudget.Permit permit = budget.permit(tenant.id());
         CompletionStage<Checked> offloaded = permit == null ? null
                 : pool.submit(() -> verifyOffLoop(verifier, headers, body, tenant, receivedAt));

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -29,6 +30,9 @@ import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
 import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageMetric;
+import io.webhookbuffer.verify.BodyCheck;
+import io.webhookbuffer.verify.SignatureVerifier;
+import io.webhookbuffer.verify.VerificationFailure;
 
 /**
  * What a request may cost before its sender is authenticated (ARCHITECTURE invariant 9; docs/architecture.md "What
@@ -43,7 +47,8 @@ import io.webhookbuffer.usage.UsageMetric;
  * stays paused while the tenant is looked up: an unknown or inactive tenant is 404, a {@code Content-Length} above the
  * tenant's limit 413 and one the replica's budget ({@link InFlightBytes}) cannot take 503, all before a byte of the
  * body is read. Then the body is read with a deadline (408) and, when its length was not declared, a running cap (413
- * at the first chunk past the limit) and budget taken chunk by chunk. The tenant and the bytes go on to
+ * at the first chunk past the limit) and budget taken chunk by chunk; a large one, off the heap until it verifies
+ * ({@link CheckedBody}). The tenant and the bytes go on to
  * {@link DirectIngest}, which answers from this route ({@code buffer.ingress.direct-route}, the default), or else to
  * {@link WebhookResource} in the routing context; the budget is given back with the answer.</li>
  * </ul>
@@ -64,10 +69,16 @@ public class IngressGate {
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
 
     /**
-     * A request the gate let through: its tenant (known and active) and its whole body, within every limit; and
-     * whether it is one of the start-up warm-up's rehearsals ({@link RehearsalTenant}), which no metric counts.
+     * A request the gate let through: its tenant (known and active) and its whole body, within every limit; whether
+     * it is one of the start-up warm-up's rehearsals ({@link RehearsalTenant}), which no metric counts; how many
+     * bytes the body had; and, for a body checked as it arrived, why it failed (its bytes then not kept: {@code body}
+     * is empty), or null when it was not checked or verified (it is verified again on the way, as every body is).
      */
-    record Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
+    record Admitted(Tenant tenant, byte[] body, boolean rehearsal, int length, VerificationFailure refused) {
+        Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
+            this(tenant, body, rehearsal, body.length, null);
+        }
+
         String tenantId() {
             return tenant.id();
         }
@@ -82,6 +93,9 @@ public class IngressGate {
     private final DirectIngest direct;
     private final RehearsalTenant rehearsal;
     private final RefusalLog refusals;
+    private final VerificationPool pool;
+    private final ReceiveClock clock;
+    private final int checkFrom;
     private final Vertx vertx;
     private final int defaultLimit;
     private final long ceiling;
@@ -93,8 +107,12 @@ public class IngressGate {
     public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
             AnswerWriter writer, DirectIngest direct, Vertx vertx, IngressConfig config, ActorConfig actor,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
-            VerificationBudget verificationBudget, RehearsalTenant rehearsal, RefusalLog refusals) {
+            VerificationBudget verificationBudget, RehearsalTenant rehearsal, RefusalLog refusals, ReceiveClock clock,
+            VerificationPool pool) {
         this.refusals = refusals;
+        this.pool = pool;
+        this.clock = clock;
+        this.checkFrom = config.verification().offloadBytes();
         this.verificationBudget = verificationBudget;
         this.rehearsal = rehearsal;
         this.tenants = tenants;
@@ -266,8 +284,24 @@ public class IngressGate {
         } else if (declared > 0 && !inFlight.tryTake(declared)) {
             refuse(ctx, tenant, IngressResponses.busy(busyRetryAfter), started, declared);
         } else {
-            new BodyRead(ctx, tenant, limit, declared, started).start();
+            BodyCheck check = declared >= checkFrom || declared < 0 ? bodyCheck(ctx.request(), tenant) : null;
+            VerificationBudget.Permit permit = check == null || check.decided() ? null
+                    : verificationBudget.permit(tenant.id());
+            if (check != null && !check.decided() && permit == null) {
+                // A flood of bad signatures to this tenant took its share of large-body checks: 503, nothing read.
+                inFlight.giveBack(Math.max(0, declared));
+                refuse(ctx, tenant, IngressResponses.verificationBusy(), started, declared);
+                return;
+            }
+            new BodyRead(ctx, tenant, limit, declared, started, check == null ? null : new CheckedBody(check, permit))
+                    .start();
         }
+    }
+
+    /** The tenant's scheme's check as the body arrives, or null when it needs the whole body (or has no scheme). */
+    private BodyCheck bodyCheck(HttpServerRequest request, Tenant tenant) {
+        SignatureVerifier verifier = tenant.verifier();
+        return verifier == null ? null : verifier.bodyCheck(request::getHeader, tenant.secrets(), clock.millis());
     }
 
     /** The declared body length; -1 when there is none (chunked, or no body). Netty has checked its syntax. */
@@ -283,7 +317,10 @@ public class IngressGate {
         }
     }
 
-    /** One request's body as it arrives: the running cap, the deadline and its share of the replica's budget. */
+    /**
+     * One request's body as it arrives: the running cap, the deadline and its share of the replica's budget; with a
+     * {@link CheckedBody}, its MAC as it arrives and its bytes off the heap.
+     */
     private final class BodyRead {
 
         private final RoutingContext ctx;
@@ -298,6 +335,10 @@ public class IngressGate {
          */
         private final byte[] declared;
         private byte[] growing;
+        /** The declared length, or -1. */
+        private final long expected;
+        /** Null when the body is read onto the heap (above) and verified later. */
+        private final CheckedBody checked;
         private int size;
         /** Budget held for this request: the declared length, or what has arrived of a body of unknown length. */
         private long taken;
@@ -305,13 +346,16 @@ public class IngressGate {
         /** Answered, or read in full and passed on: later chunks and timers change nothing. */
         private boolean over;
 
-        BodyRead(RoutingContext ctx, Tenant tenant, int limit, long declaredLength, long started) {
+        BodyRead(RoutingContext ctx, Tenant tenant, int limit, long declaredLength, long started, CheckedBody checked) {
             this.ctx = ctx;
             this.tenant = tenant;
             this.limit = limit;
             this.started = started;
-            this.declared = declaredLength >= 0 ? new byte[(int) declaredLength] : null;
-            this.growing = declaredLength >= 0 ? null : new byte[Math.min(limit, FIRST_CHUNKED_CAPACITY)];
+            this.checked = checked;
+            this.expected = declaredLength;
+            boolean heap = checked == null;
+            this.declared = heap && declaredLength >= 0 ? new byte[(int) declaredLength] : null;
+            this.growing = heap && declaredLength < 0 ? new byte[Math.min(limit, FIRST_CHUNKED_CAPACITY)] : null;
             this.taken = Math.max(0, declaredLength);
         }
 
@@ -321,7 +365,13 @@ public class IngressGate {
                 vertx.cancelTimer(deadline);
                 inFlight.giveBack(taken);
                 taken = 0;
+                letGo();
             });
+            if (checked != null
+                    && !checked.open((int) (expected >= 0 ? expected : Math.min(limit, FIRST_CHUNKED_CAPACITY)), limit)) {
+                refuse(IngressResponses.busy(busyRetryAfter)); // direct memory ran out after all: retry later
+                return;
+            }
             deadline = vertx.setTimer(bodyTimeoutMillis, id -> refuse(IngressResponses.bodyTimeout()));
             request.handler(this::chunk);
             request.endHandler(end -> complete());
@@ -338,21 +388,29 @@ public class IngressGate {
             }
             int length = chunk.length();
             // A declared body cannot outgrow its Content-Length (Netty ends the request there): the cap is for the rest.
-            if (length > (declared != null ? declared.length : limit) - size) {
+            if (length > (expected >= 0 ? expected : limit) - size) {
                 usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
                 refuse(IngressResponses.tooLarge());
+            } else if (expected < 0 && !inFlight.tryTake(length)) {
+                refuse(IngressResponses.busy(busyRetryAfter));
+            } else {
+                taken += expected < 0 ? length : 0;
+                keep(chunk, length);
+                size += length;
+            }
+        }
+
+        /** A chunk within every limit (its budget taken): to the check, or into the heap array. */
+        private void keep(Buffer chunk, int length) {
+            if (checked != null) {
+                checked.add(chunk);
             } else if (declared != null) {
                 chunk.getBytes(declared, size);
-                size += length;
-            } else if (inFlight.tryTake(length)) {
-                taken += length;
+            } else {
                 if (size + length > growing.length) {
                     growing = Arrays.copyOf(growing, (int) Math.min(limit, Math.max(size + length, 2L * growing.length)));
                 }
                 chunk.getBytes(growing, size);
-                size += length;
-            } else {
-                refuse(IngressResponses.busy(busyRetryAfter));
             }
         }
 
@@ -362,13 +420,50 @@ public class IngressGate {
             }
             over = true;
             vertx.cancelTimer(deadline);
-            Admitted admitted = new Admitted(tenant, declared != null ? declared : joined(),
-                    rehearsal.is(tenant.id()));
+            if (checked == null) {
+                pass(new Admitted(tenant, declared != null ? declared : joined(), rehearsal.is(tenant.id())));
+            } else if (!checked.needsMac()) {
+                pass(verdict(checked.verify()));
+            } else {
+                CompletionStage<CheckedBody.Verdict> verifying = checked.verifyOn(pool, tenant.id());
+                if (verifying == null) {
+                    // Failure policy: as on the pool's other path, 503 (retry) before the MAC when it is full.
+                    IngressGate.this.refuse(ctx, tenant, IngressResponses.verificationBusy(), started, size);
+                    letGo();
+                    return;
+                }
+                verifying.whenComplete((verdict, failure) -> {
+                    if (!checked.verified()) {
+                        return; // the sender left meanwhile
+                    }
+                    if (failure != null) {
+                        IngressGate.this.refuse(ctx, tenant, IngressResponses.unavailable(unavailableRetryAfter),
+                                started, size);
+                        letGo();
+                    } else {
+                        pass(verdict(verdict));
+                    }
+                });
+            }
+        }
+
+        private Admitted verdict(CheckedBody.Verdict verdict) {
+            letGo(); // the bytes are on the heap now, or not needed; the slot is given back before the pool again
+            return new Admitted(tenant, verdict.body(), rehearsal.is(tenant.id()), verdict.length(), verdict.refused());
+        }
+
+        private void pass(Admitted admitted) {
             if (direct != null) {
                 direct.answer(ctx, admitted);
             } else {
                 ctx.put(ADMITTED, admitted);
                 ctx.next(); // to WebhookResource
+            }
+        }
+
+        private void letGo() {
+            if (checked != null) {
+                checked.letGo();
             }
         }
 
@@ -382,7 +477,8 @@ public class IngressGate {
             if (!over) {
                 over = true;
                 vertx.cancelTimer(deadline);
-                IngressGate.this.refuse(ctx, tenant, answer, started, declared != null ? declared.length : size);
+                IngressGate.this.refuse(ctx, tenant, answer, started, expected >= 0 ? expected : size);
+                letGo();
             }
         }
     }

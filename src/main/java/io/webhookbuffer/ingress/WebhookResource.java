@@ -59,14 +59,14 @@ public class WebhookResource {
         long receivedAt = clock.millis();
         return Uni.createFrom()
                 .completionStage(() -> ingest.admit(admitted.tenant(), request::getHeader, request.remoteAddress(),
-                        admitted.body(), receivedAt))
+                        admitted.body(), receivedAt, admitted.refused()))
                 .map(IngressResponses::of)
                 .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter))
                 .map(answer -> {
                     if (admitted.rehearsal()) {
                         return rest(answer);
                     }
-                    refusals.record(admitted.tenantId(), answer, request.headers().names(), admitted.body().length,
+                    refusals.record(admitted.tenantId(), answer, request.headers().names(), admitted.length(),
                             request.remoteAddress());
                     return observed(answer, started);
                 });

@@ -1,10 +1,13 @@
 package io.webhookbuffer.verify;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 import io.webhookbuffer.common.Hex;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.verify.SignatureScheme.Algorithm;
 
 /**
  * The generic scheme: {@code X-Signature} is the lowercase hex HMAC-SHA256 of the raw body;
@@ -20,26 +23,50 @@ public final class GenericHmacVerifier implements SignatureVerifier {
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
         String header = headers.apply(SIGNATURE_HEADER);
-        if (header == null || header.isEmpty()) {
-            return VerificationFailure.MISSING_SIGNATURE;
+        VerificationFailure refused = refused(header, secrets);
+        if (refused != null) {
+            return refused;
         }
-        String trimmed = header.strip();
-        // The contract is lowercase hex; uppercase is refused rather than normalised so that two
-        // encodings of one signature never both pass.
-        byte[] provided = trimmed.length() == SHA256_HEX_LENGTH && isLowerHex(trimmed) ? Hex.decode(trimmed) : null;
-        if (provided == null) {
-            return VerificationFailure.MALFORMED_SIGNATURE;
-        }
-        if (secrets == null || secrets.isEmpty()) {
-            // Failure policy: fail closed. A tenant without a secret accepts nothing; there is no fallback secret.
-            return VerificationFailure.NO_SECRET;
-        }
+        byte[] provided = Hex.decode(header.strip());
         boolean match = false;
         for (String secret : secrets) {
             // Every secret is tried, with no early exit, so timing does not reveal which one matched.
             match |= Hmac.constantTimeEquals(provided, Hmac.hmacSha256(secret, rawBody));
         }
         return match ? VerificationFailure.NONE : VerificationFailure.BAD_SIGNATURE;
+    }
+
+    @Override
+    public BodyCheck bodyCheck(Function<String, String> headers, List<String> secrets, long receivedAtMillis) {
+        String header = headers.apply(SIGNATURE_HEADER);
+        VerificationFailure refused = refused(header, secrets);
+        if (refused != null) {
+            return BodyCheck.refused(refused);
+        }
+        List<byte[]> keys = new ArrayList<>(secrets.size());
+        for (String secret : secrets) {
+            keys.add(secret.getBytes(StandardCharsets.UTF_8));
+        }
+        return new BodyCheck(Algorithm.SHA256, keys, new byte[0][], new byte[0][],
+                List.of(Hex.decode(header.strip())));
+    }
+
+    /** Why the request is refused before any MAC (no, or a malformed, signature; no secret), or null. */
+    private static VerificationFailure refused(String header, List<String> secrets) {
+        if (header == null || header.isEmpty()) {
+            return VerificationFailure.MISSING_SIGNATURE;
+        }
+        String trimmed = header.strip();
+        // The contract is lowercase hex; uppercase is refused rather than normalised so that two
+        // encodings of one signature never both pass.
+        if (trimmed.length() != SHA256_HEX_LENGTH || !isLowerHex(trimmed)) {
+            return VerificationFailure.MALFORMED_SIGNATURE;
+        }
+        if (secrets == null || secrets.isEmpty()) {
+            // Failure policy: fail closed. A tenant without a secret accepts nothing; there is no fallback secret.
+            return VerificationFailure.NO_SECRET;
+        }
+        return null;
     }
 
     @Override

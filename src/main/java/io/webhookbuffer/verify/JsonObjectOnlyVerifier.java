@@ -17,6 +17,12 @@ final class JsonObjectOnlyVerifier extends WrappingVerifier {
         this.signatureHeaders = signatureHeaders;
     }
 
+    /** None: {@link #verify} looks at more than the scheme's MAC. */
+    @Override
+    public BodyCheck bodyCheck(Function<String, String> headers, List<String> secrets, long receivedAtMillis) {
+        return null;
+    }
+
     @Override
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {

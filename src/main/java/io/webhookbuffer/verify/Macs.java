@@ -25,7 +25,15 @@ final class Macs {
 
     /** The thread's Mac for {@code algorithm}, initialised with {@code key} (which must not be empty). */
     static Mac init(Algorithm algorithm, byte[] key) {
-        Mac mac = MACS.get(algorithm).get();
+        return initialised(MACS.get(algorithm).get(), algorithm, key);
+    }
+
+    /** A Mac of the caller's own for {@code algorithm}, initialised with {@code key}: for a body MACed over time. */
+    static Mac fresh(Algorithm algorithm, byte[] key) {
+        return initialised(create(algorithm.jca), algorithm, key);
+    }
+
+    private static Mac initialised(Mac mac, Algorithm algorithm, byte[] key) {
         try {
             mac.init(new SecretKeySpec(key, algorithm.jca));
         } catch (GeneralSecurityException e) {

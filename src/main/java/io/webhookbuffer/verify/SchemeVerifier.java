@@ -65,53 +65,117 @@ public final class SchemeVerifier implements SignatureVerifier {
     @Override
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
-        String header = first(headers, scheme.signatureHeaders());
-        if (header == null) {
-            return VerificationFailure.MISSING_SIGNATURE;
+        Prepared prepared = prepare(headers, rawBody, secrets, receivedAtMillis);
+        if (prepared.failure() != null) {
+            return prepared.failure();
         }
-        Signatures signatures = parse(header);
-        if (signatures == null) {
-            return VerificationFailure.MALFORMED_SIGNATURE;
-        }
-        String ts = switch (scheme.timestamp()) {
-            case NONE -> null;
-            case PARAM -> signatures.timestamp;
-            case HEADER -> first(headers, scheme.timestampHeaders());
-            case BODY -> JsonFields.text(rawBody, scheme.timestampBodyField());
-        };
-        long timestamp = scheme.timestamp() == TimestampSource.NONE ? 0
-                : scheme.timestampUnit() == SignatureScheme.TimestampUnit.ISO_8601 ? parseIsoSeconds(ts)
-                : parseTimestamp(ts);
-        byte[] id = null;
-        if (needs(ID)) {
-            String value = first(headers, scheme.idHeaders());
-            if (value == null) {
-                return VerificationFailure.MALFORMED_SIGNATURE;
-            }
-            id = value.getBytes(StandardCharsets.UTF_8);
-        }
-        if (timestamp < 0) {
-            return VerificationFailure.MALFORMED_SIGNATURE;
-        }
-        if (scheme.timestamp() != TimestampSource.NONE && !fresh(timestamp, receivedAtMillis)) {
-            // Before the MAC, so an old or invented timestamp costs no HMAC over the body. It tells the sender only
-            // what it sent: the time is outside the tolerance; nothing about the signature or the secrets.
-            return VerificationFailure.STALE_TIMESTAMP;
-        }
-        if (secrets == null || secrets.isEmpty()) {
-            // Failure policy: fail closed. A tenant without a secret accepts nothing; there is no fallback secret.
-            return VerificationFailure.NO_SECRET;
-        }
-        byte[] tsBytes = ts == null ? null : ts.getBytes(StandardCharsets.US_ASCII);
         boolean match = false;
         for (String secret : secrets) {
-            byte[] expected = mac(secret, rawBody, tsBytes, id);
-            for (byte[] provided : signatures.values) {
+            byte[] expected = mac(secret, rawBody, prepared.ts(), prepared.id());
+            for (byte[] provided : prepared.signatures().values) {
                 // No early exit: the time taken does not say which secret or which signature matched.
                 match |= expected != null && MessageDigest.isEqual(expected, provided);
             }
         }
         return match ? VerificationFailure.NONE : VerificationFailure.BAD_SIGNATURE;
+    }
+
+    /**
+     * Every scheme whose signed content holds the body once and whose timestamp is not read from the body can be
+     * checked as the body arrives: the headers give everything else before the first byte.
+     */
+    @Override
+    public BodyCheck bodyCheck(Function<String, String> headers, List<String> secrets, long receivedAtMillis) {
+        if (scheme.timestamp() == TimestampSource.BODY || count(BODY) != 1) {
+            return null;
+        }
+        Prepared prepared = prepare(headers, null, secrets, receivedAtMillis);
+        if (prepared.failure() != null) {
+            return BodyCheck.refused(prepared.failure());
+        }
+        int body = 0;
+        while (!(parts[body] instanceof Integer p && p == BODY)) {
+            body++;
+        }
+        List<byte[]> keys = new ArrayList<>(secrets.size());
+        for (String secret : secrets) {
+            keys.add(key(secret));
+        }
+        byte[][] before = new byte[body][];
+        for (int j = 0; j < body; j++) {
+            before[j] = part(parts[j], null, prepared.ts(), prepared.id());
+        }
+        byte[][] after = new byte[parts.length - body - 1][];
+        for (int j = body + 1; j < parts.length; j++) {
+            after[j - body - 1] = part(parts[j], null, prepared.ts(), prepared.id());
+        }
+        return new BodyCheck(scheme.algorithm(), keys, before, after, prepared.signatures().values);
+    }
+
+    /** The signed timestamp as sent; null when the scheme signs none. */
+    private String timestampText(Signatures signatures, Function<String, String> headers, byte[] rawBody) {
+        return switch (scheme.timestamp()) {
+            case NONE -> null;
+            case PARAM -> signatures.timestamp;
+            case HEADER -> first(headers, scheme.timestampHeaders());
+            case BODY -> JsonFields.text(rawBody, scheme.timestampBodyField());
+        };
+    }
+
+    /** The signed timestamp in the scheme's unit; 0 when it signs none, -1 when it is malformed. */
+    private long timestampValue(String ts) {
+        if (scheme.timestamp() == TimestampSource.NONE) {
+            return 0;
+        }
+        return scheme.timestampUnit() == SignatureScheme.TimestampUnit.ISO_8601 ? parseIsoSeconds(ts)
+                : parseTimestamp(ts);
+    }
+
+    /** What the MAC needs beside the body, from the headers; or the failure found without a MAC. */
+    private record Prepared(VerificationFailure failure, Signatures signatures, byte[] ts, byte[] id) {
+        static Prepared failed(VerificationFailure failure) {
+            return new Prepared(failure, null, null, null);
+        }
+    }
+
+    /**
+     * Everything that can be refused without a MAC, in the order the answers have always been given: a missing or
+     * malformed header, a wrong length or encoding, a missing id, a signed timestamp outside the tolerance, no secret.
+     * {@code rawBody} is read only for a timestamp the body carries.
+     */
+    private Prepared prepare(Function<String, String> headers, byte[] rawBody, List<String> secrets,
+            long receivedAtMillis) {
+        String header = first(headers, scheme.signatureHeaders());
+        if (header == null) {
+            return Prepared.failed(VerificationFailure.MISSING_SIGNATURE);
+        }
+        Signatures signatures = parse(header);
+        if (signatures == null) {
+            return Prepared.failed(VerificationFailure.MALFORMED_SIGNATURE);
+        }
+        String ts = timestampText(signatures, headers, rawBody);
+        long timestamp = timestampValue(ts);
+        byte[] id = null;
+        if (needs(ID)) {
+            String value = first(headers, scheme.idHeaders());
+            if (value == null) {
+                return Prepared.failed(VerificationFailure.MALFORMED_SIGNATURE);
+            }
+            id = value.getBytes(StandardCharsets.UTF_8);
+        }
+        if (timestamp < 0) {
+            return Prepared.failed(VerificationFailure.MALFORMED_SIGNATURE);
+        }
+        if (!fresh(timestamp, receivedAtMillis)) {
+            // Before the MAC, so an old or invented timestamp costs no HMAC over the body. It tells the sender only
+            // what it sent: the time is outside the tolerance; nothing about the signature or the secrets.
+            return Prepared.failed(VerificationFailure.STALE_TIMESTAMP);
+        }
+        if (secrets == null || secrets.isEmpty()) {
+            // Failure policy: fail closed. A tenant without a secret accepts nothing; there is no fallback secret.
+            return Prepared.failed(VerificationFailure.NO_SECRET);
+        }
+        return new Prepared(null, signatures, ts == null ? null : ts.getBytes(StandardCharsets.US_ASCII), id);
     }
 
     @Override
@@ -147,18 +211,22 @@ public final class SchemeVerifier implements SignatureVerifier {
         }
         Mac mac = Macs.init(scheme.algorithm(), key);
         for (Object part : parts) {
-            if (part instanceof byte[] literal) {
-                mac.update(literal);
-            } else {
-                mac.update(switch ((Integer) part) {
-                    case BODY -> body;
-                    case TS -> ts;
-                    case ID -> id;
-                    default -> url;
-                });
-            }
+            mac.update(part(part, body, ts, id));
         }
         return mac.doFinal();
+    }
+
+    /** One part of the signed content: a literal, or what a placeholder stands for in this request. */
+    private byte[] part(Object part, byte[] body, byte[] ts, byte[] id) {
+        if (part instanceof byte[] literal) {
+            return literal;
+        }
+        return switch ((Integer) part) {
+            case BODY -> body;
+            case TS -> ts;
+            case ID -> id;
+            default -> url;
+        };
     }
 
     private byte[] key(String secret) {
@@ -179,15 +247,24 @@ public final class SchemeVerifier implements SignatureVerifier {
     }
 
     private boolean needs(int placeholder) {
-        for (Object part : parts) {
-            if (part instanceof Integer p && p == placeholder) {
-                return true;
-            }
-        }
-        return false;
+        return count(placeholder) > 0;
     }
 
+    private int count(int placeholder) {
+        int n = 0;
+        for (Object part : parts) {
+            if (part instanceof Integer p && p == placeholder) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Within the tolerance of the receive time; true when the scheme signs no time. */
     private boolean fresh(long timestamp, long receivedAtMillis) {
+        if (scheme.timestamp() == TimestampSource.NONE) {
+            return true;
+        }
         long millis = scheme.timestampUnit() == SignatureScheme.TimestampUnit.MILLISECONDS ? timestamp : timestamp * 1000;
         // Both directions: a timestamp from the future is as suspect as an old one.
         return Math.abs(receivedAtMillis - millis) <= scheme.toleranceSeconds() * 1000L;

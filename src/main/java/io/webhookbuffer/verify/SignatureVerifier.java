@@ -21,6 +21,15 @@ public interface SignatureVerifier {
         return verify(headers, rawBody, secrets, System.currentTimeMillis());
     }
 
+    /**
+     * A check of this request's signature that takes the body as it arrives ({@link BodyCheck}), or null when the
+     * scheme needs the whole body first (a timestamp or an id inside it, a public key, a check of the body's shape).
+     * What it finally says equals what {@link #verify} says of the same request and body. Null by default.
+     */
+    default BodyCheck bodyCheck(Function<String, String> headers, List<String> secrets, long receivedAtMillis) {
+        return null;
+    }
+
     /** The provider's own id for this event, or null when there is none (the caller then uses the body hash). */
     String dedupeId(Function<String, String> headers, byte[] rawBody);
 

@@ -5,7 +5,9 @@ import java.util.function.Function;
 
 /**
  * A verifier that adds one thing to a scheme (a handshake, a cheap refusal) and hands everything else to it: the
- * signature, the dedupe id and whether it is signed, the cost, the handshake. Subclasses override what they add.
+ * signature, the dedupe id and whether it is signed, the cost, the handshake, the check as the body arrives.
+ * Subclasses override what they add; one that overrides {@link #verify} overrides {@link #bodyCheck} too (null, or a
+ * check that says what its verify says).
  */
 abstract class WrappingVerifier implements SignatureVerifier {
 
@@ -19,6 +21,11 @@ abstract class WrappingVerifier implements SignatureVerifier {
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
         return scheme.verify(headers, rawBody, secrets, receivedAtMillis);
+    }
+
+    @Override
+    public BodyCheck bodyCheck(Function<String, String> headers, List<String> secrets, long receivedAtMillis) {
+        return scheme.bodyCheck(headers, secrets, receivedAtMillis);
     }
 
     @Override

@@ -1,0 +1,146 @@
+package io.webhookbuffer.ingress;
+
+import java.util.concurrent.CompletionStage;
+
+import org.jboss.logging.Logger;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.vertx.core.buffer.Buffer;
+import io.webhookbuffer.verify.BodyCheck;
+import io.webhookbuffer.verify.VerificationFailure;
+
+/**
+ * A large body whose signature is checked before it is copied onto the heap ({@link IngressGate}): its bytes wait off
+ * the heap as they arrive, and once it is complete the MAC ({@link BodyCheck}) runs over them on the verification
+ * pool, so a forged body never becomes a heap array (large ones were G1 humongous objects: tens of collections a
+ * second under the abuse suite's 15 MB uploads, and the legitimate sender's p99 with them). Only a body that verified
+ * is copied onto the heap, once. A body its headers refuse already (no signature, a malformed one, a stale
+ * timestamp) is not kept at all. Holds a slot of the tenant's large-body checks ({@link VerificationBudget#permit})
+ * until it is passed on. Used on the request's event loop, but for {@link #verify}, which runs on the pool while the
+ * loop leaves the bytes alone: a close meanwhile frees them only when it has returned.
+ */
+final class CheckedBody {
+
+    private static final Logger LOG = Logger.getLogger(CheckedBody.class);
+
+    /** Not pooled: the memory goes back as soon as the request is answered, so RSS falls back after a flood. */
+    private static final ByteBufAllocator OFF_HEAP = UnpooledByteBufAllocator.DEFAULT;
+    private static final byte[] NOT_KEPT = new byte[0];
+
+    /** What the check said, and the body's bytes on the heap when it verified ({@code refused} null). */
+    record Verdict(byte[] body, int length, VerificationFailure refused) {
+    }
+
+    private final BodyCheck check;
+    private VerificationBudget.Permit permit;
+    private ByteBuf held;
+    private int size;
+    /** Set on the event loop: the pool is reading {@link #held}, so it may not be freed yet. */
+    private boolean verifying;
+    private boolean abandoned;
+
+    CheckedBody(BodyCheck check, VerificationBudget.Permit permit) {
+        this.check = check;
+        this.permit = permit;
+    }
+
+    /**
+     * Makes room off the heap: {@code capacity} bytes at first (the declared length), growing up to {@code limit}.
+     * False when direct memory ran out (it is bounded by the in-flight budget well before the JVM's limit).
+     */
+    boolean open(int capacity, int limit) {
+        if (check.decided()) {
+            return true;
+        }
+        try {
+            held = OFF_HEAP.directBuffer(capacity, limit);
+            return true;
+        } catch (OutOfMemoryError e) {
+            return false;
+        }
+    }
+
+    /** The next chunk: off the heap, unless the headers decided already. */
+    void add(Buffer chunk) {
+        if (held != null) {
+            held.writeBytes(chunk.getByteBuf());
+        }
+        size += chunk.length();
+    }
+
+    /** Whether {@link #verify} needs the pool (the headers did not decide). */
+    boolean needsMac() {
+        return !check.decided();
+    }
+
+    /**
+     * On the event loop: hands {@link #verify} to the pool (its answer comes back on this loop); null when the pool
+     * is full.
+     */
+    CompletionStage<Verdict> verifyOn(VerificationPool pool, String tenantId) {
+        verifying = true;
+        CompletionStage<Verdict> verdict = pool.submit(() -> {
+            Verdict v = verify();
+            LOG.debugf("Checked %d bytes off the heap for tenant %s on %s", v.length(), tenantId,
+                    Thread.currentThread().getName());
+            return v;
+        });
+        verifying = verdict != null;
+        return verdict;
+    }
+
+    /**
+     * On the event loop, when {@link #verify} has returned or failed: true when the request is still there to be
+     * answered; false when it was closed meanwhile (its bytes are freed now).
+     */
+    boolean verified() {
+        verifying = false;
+        if (abandoned) {
+            letGo();
+            return false;
+        }
+        return true;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /**
+     * The whole body is in: the MAC over it (on the pool when {@link #needsMac}) and the verdict, the bytes copied
+     * onto the heap only when they verified. Frees nothing: the event loop does, with {@link #letGo}.
+     */
+    Verdict verify() {
+        if (held != null) {
+            check.update(held.nioBuffer(0, size));
+        }
+        VerificationFailure verdict = check.finish();
+        byte[] body = NOT_KEPT;
+        if (verdict == VerificationFailure.NONE) {
+            body = new byte[size];
+            held.getBytes(0, body);
+        }
+        return new Verdict(body, size, verdict == VerificationFailure.NONE ? null : verdict);
+    }
+
+    /**
+     * Frees the off-heap bytes and the slot; again is harmless (passed on, refused, closed: whichever comes first).
+     * While the pool reads the bytes, only marks them to be freed when it has returned ({@link #verified}).
+     */
+    void letGo() {
+        if (verifying) {
+            abandoned = true;
+            return;
+        }
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        if (permit != null) {
+            permit.release();
+            permit = null;
+        }
+    }
+}
