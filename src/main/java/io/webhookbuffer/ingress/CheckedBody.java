@@ -125,6 +125,13 @@ final class CheckedBody {
         return new Verdict(body, size, verdict == VerificationFailure.NONE ? null : verdict);
     }
 
+    /** The bytes on the heap without a MAC, for the ingest path to verify (or refuse) as it does any body. */
+    Verdict unchecked() {
+        byte[] body = new byte[size];
+        held.getBytes(0, body);
+        return new Verdict(body, size, null);
+    }
+
     /**
      * Frees the off-heap bytes and the slot; again is harmless (passed on, refused, closed: whichever comes first).
      * While the pool reads the bytes, only marks them to be freed when it has returned ({@link #verified}).

@@ -427,9 +427,9 @@ public class IngressGate {
             } else {
                 CompletionStage<CheckedBody.Verdict> verifying = checked.verifyOn(pool, tenant.id());
                 if (verifying == null) {
-                    // Failure policy: as on the pool's other path, 503 (retry) before the MAC when it is full.
-                    IngressGate.this.refuse(ctx, tenant, IngressResponses.verificationBusy(), started, size);
-                    letGo();
+                    // The pool is full: passed on unchecked, so that the ingest path answers its 503 exactly as
+                    // for any large body (a heap copy, but no MAC).
+                    pass(verdict(checked.unchecked()));
                     return;
                 }
                 verifying.whenComplete((verdict, failure) -> {
