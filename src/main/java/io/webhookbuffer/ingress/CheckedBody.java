@@ -117,12 +117,7 @@ final class CheckedBody {
             check.update(held.nioBuffer(0, size));
         }
         VerificationFailure verdict = check.finish();
-        byte[] body = NOT_KEPT;
-        if (verdict == VerificationFailure.NONE) {
-            body = new byte[size];
-            held.getBytes(0, body);
-        }
-        return new Verdict(body, size, verdict == VerificationFailure.NONE ? null : verdict);
+        return verdict == VerificationFailure.NONE ? unchecked() : new Verdict(NOT_KEPT, size, verdict);
     }
 
     /** The bytes on the heap without a MAC, for the ingest path to verify (or refuse) as it does any body. */

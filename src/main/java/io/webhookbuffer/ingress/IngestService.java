@@ -119,7 +119,7 @@ public class IngestService {
     }
 
     /**
-     * {@link #admit(Tenant, Function, SocketAddress, byte[], long)} for a body the gate checked as it arrived
+     * {@link #admit(Tenant, Function, SocketAddress, byte[], long)} for a body the gate checked off the heap
      * ({@code IngressGate}, {@code verify.BodyCheck}): {@code refused} is why its signature failed (its bytes were
      * not kept), or null when it was not checked or verified (then it is verified here as every body is).
      */
@@ -153,7 +153,7 @@ public class IngestService {
             return done(new Unauthorized(VerificationFailure.BAD_SIGNATURE));
         }
         if (refused != null) {
-            // Checked as it arrived and failed: counted and answered as a failed MAC here would be, with no second
+            // Checked off the heap and failed: counted and answered as a failed MAC here would be, with no second
             // MAC (the bytes are gone).
             return verified(tenant, headers, body, receivedAt, verifier, new Checked(refused, null), address, tally);
         }

@@ -71,7 +71,7 @@ public class IngressGate {
     /**
      * A request the gate let through: its tenant (known and active) and its whole body, within every limit; whether
      * it is one of the start-up warm-up's rehearsals ({@link RehearsalTenant}), which no metric counts; how many
-     * bytes the body had; and, for a body checked as it arrived, why it failed (its bytes then not kept: {@code body}
+     * bytes the body had; and, for a body checked off the heap, why it failed (its bytes then not kept: {@code body}
      * is empty), or null when it was not checked or verified (it is verified again on the way, as every body is).
      */
     record Admitted(Tenant tenant, byte[] body, boolean rehearsal, int length, VerificationFailure refused) {
@@ -319,7 +319,7 @@ public class IngressGate {
 
     /**
      * One request's body as it arrives: the running cap, the deadline and its share of the replica's budget; with a
-     * {@link CheckedBody}, its MAC as it arrives and its bytes off the heap.
+     * {@link CheckedBody}, its bytes off the heap and their MAC on the pool once complete.
      */
     private final class BodyRead {
 

@@ -9,13 +9,14 @@ import javax.crypto.Mac;
 import io.webhookbuffer.verify.SignatureScheme.Algorithm;
 
 /**
- * A signature checked while its body arrives ({@link SignatureVerifier#bodyCheck}): each of the tenant's secrets has a
- * MAC of its own that takes the body chunk by chunk, so the ingest gate never has to hold a body of unknown
- * authenticity on the heap to learn that it was forged (docs/architecture.md "What an unauthenticated request
- * costs"). What {@link #finish} says is what {@link SignatureVerifier#verify} says of the same request and body:
- * a failure found in the headers before the MAC (a missing or malformed signature, a stale timestamp, no secret),
+ * A signature checked from the headers first and then over a body held wherever its holder keeps it
+ * ({@link SignatureVerifier#bodyCheck}): each of the tenant's secrets has a MAC of its own that takes the body in one
+ * or more parts, so the ingest gate never has to copy a body of unknown authenticity onto the heap to learn that it
+ * was forged (ingress.CheckedBody; docs/architecture.md "What an unauthenticated request costs"). What
+ * {@link #finish} says is what {@link SignatureVerifier#verify} says of the same request and body: a failure found
+ * in the headers before the MAC (a missing or malformed signature, a stale timestamp, no secret),
  * else {@link VerificationFailure#BAD_SIGNATURE} or {@link VerificationFailure#NONE}, compared in constant time with
- * no early exit. Not thread-safe: one request's, used on its event loop.
+ * no early exit. Not thread-safe: one request's, used by one thread at a time.
  */
 public final class BodyCheck {
 
@@ -68,7 +69,7 @@ public final class BodyCheck {
         return known != null;
     }
 
-    /** The next bytes of the body, as they arrived (the buffer's position is left where it was). */
+    /** The next bytes of the body, in order (the buffer's position is left where it was). */
     public void update(ByteBuffer chunk) {
         if (known != null || finished) {
             return;

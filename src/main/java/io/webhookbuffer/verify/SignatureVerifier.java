@@ -22,7 +22,7 @@ public interface SignatureVerifier {
     }
 
     /**
-     * A check of this request's signature that takes the body as it arrives ({@link BodyCheck}), or null when the
+     * A check of this request's signature that takes the body apart from the request ({@link BodyCheck}), or null when the
      * scheme needs the whole body first (a timestamp or an id inside it, a public key, a check of the body's shape).
      * What it finally says equals what {@link #verify} says of the same request and body. Null by default.
      */
