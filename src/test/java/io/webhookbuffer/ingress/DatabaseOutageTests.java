@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import jakarta.inject.Inject;
+
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +24,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.sqlclient.PoolOptions;
+import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.InjectProxy;
@@ -40,7 +43,8 @@ class DatabaseOutageTests {
     public static class ProxiedDatabase implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("buffer.queue.write-timeout", "1s", "buffer.actor.mailbox-capacity", "2");
+            return Map.of("buffer.queue.write-timeout", WRITE_TIMEOUT.toMillis() + "ms",
+                    "buffer.actor.mailbox-capacity", "2");
         }
 
         @Override
@@ -49,11 +53,20 @@ class DatabaseOutageTests {
         }
     }
 
+    /**
+     * Long enough that both stalled events are surely in the mailbox before the first of them times out, on a slow
+     * machine too (at 1 s, CI once saw the first answered before the second arrived: the mailbox never held two).
+     */
+    private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(3);
+
     /** The pool's wait for a connection (Quarkus has no key for it: Vert.x's default). */
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(PoolOptions.DEFAULT_CONNECTION_TIMEOUT);
 
     @InjectProxy
     TcpProxy proxy;
+
+    @Inject
+    TenantActors actors;
 
     @AfterEach
     void restore() throws Exception {
@@ -87,11 +100,13 @@ class DatabaseOutageTests {
                 CompletableFuture.supplyAsync(() -> Events.post(t, "stalled-1").statusCode());
         CompletableFuture<Integer> second =
                 CompletableFuture.supplyAsync(() -> Events.post(t, "stalled-2").statusCode());
-        // Two events hold the tenant's mailbox (capacity 2): a third is refused without waiting.
-        await().atMost(Duration.ofSeconds(5)).until(() -> {
-            Response r = Events.post(t, "overflow");
-            return r.statusCode() == 503 && "tenant_overloaded".equals(r.jsonPath().getString("reason"));
-        });
+        // Two events hold the tenant's mailbox (capacity 2): a third is refused without waiting. The overflow is sent
+        // only once both are in: sent earlier, it would take a place in the mailbox itself and wait for the timeout.
+        await().atMost(WRITE_TIMEOUT.dividedBy(2)).until(() -> actors.mailboxDepth() == 2);
+        Response overflow = Events.post(t, "overflow");
+        assertEquals(503, overflow.statusCode(), overflow.asString());
+        assertEquals("tenant_overloaded", overflow.jsonPath().getString("reason"));
+        assertEquals(2, actors.mailboxDepth(), "answered while both stalled events still waited");
         // The stalled writes are reported as not stored once buffer.queue.write-timeout passes.
         assertEquals(503, first.get().intValue());
         assertEquals(503, second.get().intValue());
