@@ -1,7 +1,9 @@
 package io.webhookbuffer.ingress;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -13,9 +15,13 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.netty.util.concurrent.EventExecutor;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.http.runtime.VertxHttpRecorder;
+import io.vertx.core.AbstractVerticle;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
@@ -27,9 +33,10 @@ import io.webhookbuffer.actor.ActorConfig;
 
 /**
  * The webhook port ({@code buffer.ingress.port}, 8080), the one the internet reaches: a Vert.x HTTP server of our own
- * that hands every request to Quarkus's root handler ({@link VertxHttpRecorder#getRootHandler()}, as the management
- * port does), so the routes, filters, graceful shutdown and request ids are Quarkus's own; what it adds is what
- * Quarkus's server cannot do, on the connection before any request exists:
+ * (an instance on each event loop, sharing the port) that hands every request to Quarkus's root handler
+ * ({@link VertxHttpRecorder#getRootHandler()}, as the management port does), so the routes, filters, graceful
+ * shutdown and request ids are Quarkus's own; what it adds is what Quarkus's server cannot do, on the connection before
+ * any request exists:
  * <ul>
  * <li><b>A head deadline</b> ({@code buffer.ingress.head-timeout}, 10 s): a connection must deliver its first complete
  * request head within it of being accepted, or it is closed without an answer (there is no request to answer yet) and
@@ -71,7 +78,8 @@ public class EdgePort {
     private final Buffer tooManyConnections;
     private final AtomicInteger open = new AtomicInteger();
     private final Map<HttpConnection, Tracked> tracked = new ConcurrentHashMap<>();
-    private volatile HttpServer server;
+    /** The listening instances, one per event loop; the first bound the port. */
+    private final List<HttpServer> servers = new CopyOnWriteArrayList<>();
 
     public EdgePort(Vertx vertx, IngressListener listener, IngressConfig config, ActorConfig actor, ObjectMapper json,
             ServerLimits limits) throws JsonProcessingException {
@@ -90,8 +98,7 @@ public class EdgePort {
 
     /** The port the webhook server listens on, or -1 before it does. */
     public int port() {
-        HttpServer s = server;
-        return s == null ? -1 : s.actualPort();
+        return servers.isEmpty() ? -1 : servers.get(0).actualPort();
     }
 
     /** The interface the webhook port listens on ({@code buffer.ingress.host}). */
@@ -109,24 +116,56 @@ public class EdgePort {
             throw new IllegalStateException("buffer.ingress.head-timeout must be positive, buffer.ingress.max-connections"
                     + " at least 1 and buffer.ingress.port 0 to 65535");
         }
-        HttpServer s = vertx.createHttpServer(options);
-        s.connectionHandler(this::connected);
-        s.requestHandler(this::request);
-        // No WebSockets here: the handshake is refused 404 as any unknown path. Having a handler at all also makes
-        // Vert.x hand a request with an unknown HTTP version (HTTP/9.9, HTTP/2.0 text, an h2 preface) to the router,
-        // as Quarkus's server does, rather than answer 501 itself: the ingest gate answers those the documented JSON.
-        s.webSocketHandshakeHandler(handshake -> handshake.reject(404));
-        s.webSocketHandler(webSocket -> webSocket.close());
-        server = s.listen(configuredPort).toCompletionStage().toCompletableFuture()
-                .get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        LOG.infof("webhook port %s:%d (head deadline %d ms, %d connections)", host, server.actualPort(),
+        // One instance per event loop, sharing one listening socket. Port 0 (a free one) is asked for as -1: Vert.x
+        // shares a random port among servers that ask for the same negative port, and binds a new one for each 0.
+        int loops = eventLoops(vertx);
+        int port = configuredPort == 0 ? -1 : configuredPort;
+        vertx.deployVerticle(() -> new Instance(port), new DeploymentOptions().setInstances(loops)).toCompletionStage()
+                .toCompletableFuture().get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        LOG.infof("webhook port %s:%d on %d event loops (head deadline %d ms, %d connections)", host, port(), loops,
                 headTimeoutMillis, maxConnections);
     }
 
+    /** Vert.x's event loops, each of which gets an instance of the server (Quarkus's own server does the same). */
+    static int eventLoops(Vertx vertx) {
+        int loops = 0;
+        for (EventExecutor ignored : vertx.nettyEventLoopGroup()) {
+            loops++;
+        }
+        return Math.max(1, loops);
+    }
+
     void stop(@Observes ShutdownEvent event) {
-        HttpServer s = server;
-        if (s != null) {
+        for (HttpServer s : servers) {
             s.close();
+        }
+    }
+
+    /**
+     * One event loop's server. A server created outside a verticle runs every connection on one event loop: the
+     * webhook port did so from ab799c9 on, and in the abuse suite that loop took 160 of every 180 samples while the
+     * others idled, with the legitimate sender's requests queued behind the hostile ones. Instances that listen on
+     * one port share its socket, and Vert.x hands each new connection to the next of them in turn.
+     */
+    private final class Instance extends AbstractVerticle {
+        private final int port;
+
+        Instance(int port) {
+            this.port = port;
+        }
+
+        @Override
+        public void start(Promise<Void> started) {
+            HttpServer s = vertx.createHttpServer(options);
+            s.connectionHandler(EdgePort.this::connected);
+            s.requestHandler(EdgePort.this::request);
+            // No WebSockets here: the handshake is refused 404 as any unknown path. Having a handler at all also
+            // makes Vert.x hand a request with an unknown HTTP version (HTTP/9.9, HTTP/2.0 text, an h2 preface) to
+            // the router, as Quarkus's server does, rather than answer 501 itself: the ingest gate answers those the
+            // documented JSON.
+            s.webSocketHandshakeHandler(handshake -> handshake.reject(404));
+            s.webSocketHandler(webSocket -> webSocket.close());
+            s.listen(port).onSuccess(servers::add).<Void>mapEmpty().onComplete(started);
         }
     }
 

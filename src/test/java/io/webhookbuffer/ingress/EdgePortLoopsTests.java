@@ -1,0 +1,84 @@
+package io.webhookbuffer.ingress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import jakarta.inject.Inject;
+
+import org.jboss.logmanager.ExtLogRecord;
+import org.junit.jupiter.api.Test;
+
+import io.netty.util.concurrent.EventExecutor;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+import io.webhookbuffer.ops.RequestLogging;
+import io.webhookbuffer.testsupport.RawHttp;
+import io.webhookbuffer.testsupport.RawHttp.Answer;
+import io.webhookbuffer.testsupport.Signed;
+import io.webhookbuffer.testsupport.TestTenants;
+
+/**
+ * The webhook port serves its connections on every event loop, not one: a server created outside a verticle ran all
+ * of them on a single loop (from ab799c9 on), where every request waited behind every other, hostile ones included.
+ * The thread that answered each request is read from the request log (DEBUG in the test profile): an accepted event
+ * is answered on its connection's loop.
+ */
+@QuarkusTest
+class EdgePortLoopsTests {
+
+    @Inject
+    Vertx vertx;
+
+    @Test
+    void newConnectionsAreSpreadOverEveryEventLoop() throws Exception {
+        int loops = 0;
+        for (EventExecutor ignored : vertx.nettyEventLoopGroup()) {
+            loops++;
+        }
+        assertTrue(loops > 1, "the test needs more than one event loop: " + loops);
+        String path = "/webhook/" + TestTenants.tenant().provision();
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record instanceof ExtLogRecord ext && ext.getFormattedMessage().contains(path)) {
+                    threads.add(ext.getThreadName());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(RequestLogging.class.getName());
+        log.addHandler(handler);
+        int connections = 4 * loops; // in turn over the loops: each gets several, whatever else connects meanwhile
+        try {
+            for (int i = 0; i < connections; i++) {
+                try (RawHttp http = RawHttp.open()) {
+                    byte[] body = ("{\"id\":\"loops-" + i + "\"}").getBytes(StandardCharsets.UTF_8);
+                    http.send(RawHttp.head("POST " + path, "Host: 127.0.0.1", "Content-Type: application/json",
+                            "X-Signature: " + Signed.signature(TestTenants.DEFAULT_SECRET, body),
+                            "Content-Length: " + body.length)).send(body);
+                    Answer answer = http.answer(Duration.ofSeconds(5));
+                    assertEquals(202, answer.status(), answer.statusLine());
+                }
+            }
+        } finally {
+            log.removeHandler(handler);
+        }
+        assertEquals(loops, threads.size(), "threads that served " + connections + " connections: " + threads);
+    }
+}
