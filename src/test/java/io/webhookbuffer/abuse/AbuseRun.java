@@ -79,7 +79,7 @@ final class AbuseRun implements AutoCloseable {
     void start() throws Exception {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("BUFFER_DELIVERY_ENABLED", "false");
-        service = ServiceProcess.start("abuse/service-" + runId, ServiceProcess.freePort(), env, AbuseSettings.IMAGE_JVM);
+        service = ServiceProcess.start("abuse/service-" + runId, ServiceProcess.freePort(), env, settings.serviceJvm());
         service.awaitReady();
         long pid = service.process().pid();
         sampler = Executors.newSingleThreadExecutor(r -> daemon(r, "abuse-rss"));

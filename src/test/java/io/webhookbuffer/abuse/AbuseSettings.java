@@ -3,6 +3,7 @@ package io.webhookbuffer.abuse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
  * The abuse suite's knobs: the system property {@code abuse.<name>} or the environment variable {@code ABUSE_<NAME>}
@@ -40,6 +41,12 @@ final class AbuseSettings {
      * {@link AttackerPriority}.
      */
     final int attackerNice;
+    /**
+     * JVM options added after {@link #IMAGE_JVM} for the service (space-separated; empty by default): a profile of a
+     * run, e.g. {@code -XX:StartFlightRecording=filename=/tmp/service.jfr,settings=profile} (not under target/abuse,
+     * which a run empties first).
+     */
+    final List<String> serviceJvmExtra;
 
     private AbuseSettings() {
         full = "full".equalsIgnoreCase(text("mode", "ci"));
@@ -57,6 +64,13 @@ final class AbuseSettings {
         rssBound = Long.parseLong(text("rss-bound", Long.toString(POD_LIMIT_BYTES)).strip());
         p99Factor = Double.parseDouble(text("p99-factor", full ? "2" : "0"));
         attackerNice = integer("attacker-nice", 19, 19);
+        String extra = text("service-jvm-extra", "").strip();
+        serviceJvmExtra = extra.isEmpty() ? List.of() : List.of(extra.split("\\s+"));
+    }
+
+    /** The service's JVM options: the image's, then the extra ones. */
+    List<String> serviceJvm() {
+        return Stream.concat(IMAGE_JVM.stream(), serviceJvmExtra.stream()).toList();
     }
 
     static AbuseSettings fromEnvironment() {
@@ -69,7 +83,7 @@ final class AbuseSettings {
                 + " %d slow connections held %d s; %d x %d connections pushing %,d-byte bodies; JVM %s; the legitimate"
                 + " sender in its own process, the hostile clients' JVM at nice %d", full ? "full" : "ci", legitRate,
                 quietSettle.toSeconds() + quiet.toSeconds(), quietSettle.toSeconds(), hostile, hostileRate,
-                hostileConcurrency, slow, slowHold.toSeconds(), bigRounds, big, bigBytes, String.join(" ", IMAGE_JVM),
+                hostileConcurrency, slow, slowHold.toSeconds(), bigRounds, big, bigBytes, String.join(" ", serviceJvm()),
                 attackerNice);
     }
 
