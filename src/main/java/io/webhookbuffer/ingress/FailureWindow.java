@@ -22,10 +22,13 @@ final class FailureWindow {
     }
 
     synchronized void record(long nowNanos) {
+        record(nowNanos, 1);
+    }
+
+    /** A failure that counts as {@code weight} (at least 1) failures. */
+    synchronized void record(long nowNanos, int weight) {
         roll(nowNanos);
-        if (current < Integer.MAX_VALUE) {
-            current++;
-        }
+        current = (int) Math.min(Integer.MAX_VALUE, (long) current + Math.max(1, weight));
     }
 
     /** Failures in the window ending now (the older bucket counted by the share of it still inside the window). */

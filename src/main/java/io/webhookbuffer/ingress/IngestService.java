@@ -115,22 +115,23 @@ public class IngestService {
     /** One request's way from the gate to the actor: {@code headers} looks a request header up by name. */
     public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, SocketAddress peer,
             byte[] body, long receivedAt) {
-        return admit(tenant, headers, peer, body, receivedAt, null);
+        return admit(tenant, headers, peer, body, receivedAt, null, body.length);
     }
 
     /**
      * {@link #admit(Tenant, Function, SocketAddress, byte[], long)} for a body the gate checked off the heap
      * ({@code IngressGate}, {@code verify.BodyCheck}): {@code refused} is why its signature failed (its bytes were
-     * not kept), or null when it was not checked or verified (then it is verified here as every body is).
+     * not kept, {@code checkedBytes} says how many the MAC read), or null when it was not checked or verified (then it
+     * is verified here as every body is).
      */
     public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, SocketAddress peer,
-            byte[] body, long receivedAt, VerificationFailure refused) {
-        CompletionStage<Admission> decided = decide(tenant, headers, peer, body, receivedAt, refused);
+            byte[] body, long receivedAt, VerificationFailure refused, int checkedBytes) {
+        CompletionStage<Admission> decided = decide(tenant, headers, peer, body, receivedAt, refused, checkedBytes);
         return Providers.answersWithoutBody(tenant.provider()) ? decided.thenApply(Bodiless::new) : decided;
     }
 
     private CompletionStage<Admission> decide(Tenant tenant, Function<String, String> headers, SocketAddress peer,
-            byte[] body, long receivedAt, VerificationFailure refused) {
+            byte[] body, long receivedAt, VerificationFailure refused, int checkedBytes) {
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
@@ -155,13 +156,15 @@ public class IngestService {
         if (refused != null) {
             // Checked off the heap and failed: counted and answered as a failed MAC here would be, with no second
             // MAC (the bytes are gone).
-            return verified(tenant, headers, body, receivedAt, verifier, new Checked(refused, null), address, tally);
+            return verified(tenant, headers, body, receivedAt, verifier, new Checked(refused, null, checkedBytes),
+                    address, tally);
         }
         if (body.length < offloadBytes && !verifier.costly(tenant.secrets())) {
             // Small: the MACs cost less than a hop to a worker thread. A public-key signature never does, whatever
             // the body's size: it goes to the pool, within the tenant's share of it, like a large body.
             VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
-            return verified(tenant, headers, body, receivedAt, verifier, new Checked(failure, null), address, tally);
+            return verified(tenant, headers, body, receivedAt, verifier, new Checked(failure, null, body.length),
+                    address, tally);
         }
         return offloaded(tenant, headers, body, receivedAt, verifier, address, tally);
     }
@@ -185,8 +188,11 @@ public class IngestService {
                 .thenCompose(checked -> verified(tenant, headers, body, receivedAt, verifier, checked, address, tally));
     }
 
-    /** A verification's outcome, with the dedupe key when it was computed beside it (a large body: off the loop). */
-    private record Checked(VerificationFailure failure, String key) {
+    /**
+     * A verification's outcome, with the dedupe key when it was computed beside it (a large body: off the loop), and
+     * the bytes the MAC read (a failure's weight in the budget).
+     */
+    private record Checked(VerificationFailure failure, String key, int bytes) {
     }
 
     /**
@@ -197,7 +203,8 @@ public class IngestService {
             byte[] body, Tenant tenant, long receivedAt) {
         VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
         LOG.debugf("Verified %d bytes for tenant %s on %s", body.length, tenant.id(), Thread.currentThread().getName());
-        return new Checked(failure, failure == VerificationFailure.NONE ? key(verifier, headers, body) : null);
+        return new Checked(failure, failure == VerificationFailure.NONE ? key(verifier, headers, body) : null,
+                body.length);
     }
 
     private static String key(SignatureVerifier verifier, Function<String, String> headers, byte[] body) {
@@ -210,7 +217,7 @@ public class IngestService {
         VerificationFailure failure = checked.failure();
         if (failure != VerificationFailure.NONE) {
             tally.increment(UsageMetric.REJECTED_SIGNATURE);
-            budget.failed(tenant.id(), address);
+            budget.failed(tenant.id(), address, checked.bytes());
             return done(new Unauthorized(failure));
         }
         HandshakeAnswer handshake = verifier.handshake(headers, body, tenant.secrets(), receivedAt);

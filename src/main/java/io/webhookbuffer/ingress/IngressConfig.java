@@ -118,7 +118,9 @@ public interface IngressConfig {
         /**
          * 401s a tenant may earn in the window from all addresses together; past it the tenant is under a flood and at
          * most {@code guarded-concurrency} of its large-body verifications run at once (the rest 503
-         * {@code verification_busy} before the MAC) until its failures in the window fall below this again.
+         * {@code verification_busy} before the MAC) until its failures in the window fall below this again. A 401
+         * counts once per started {@code offload-bytes} of the body its MAC read (a forged 15 MB body: 229), so a few
+         * forged large bodies guard the tenant as the small ones of the same MAC work would.
          */
         @WithDefault("200")
         int maxFailuresPerTenant();

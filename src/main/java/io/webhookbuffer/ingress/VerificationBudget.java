@@ -19,7 +19,9 @@ import io.vertx.core.net.SocketAddress;
  * The failed-verification budget: 401s counted per tenant and per (tenant, client address) over a sliding window, so
  * that a flood of bad signatures costs the buffer little once it is recognised. Past the address's budget its requests
  * to that tenant are refused before any MAC ({@link #addressRetryAfter}); past the tenant's, at most
- * {@code guarded-concurrency} of its large-body verifications run at once ({@link #permit}). Both caches are bounded
+ * {@code guarded-concurrency} of its large-body verifications run at once ({@link #permit}). A tenant's count weighs
+ * a 401 by the bytes its MAC had to read ({@link #weight}), so that a few forged 15 MB bodies guard it as surely as
+ * two hundred small ones: each cost the same MAC work. Both caches are bounded
  * (Caffeine, size-capped, idle entries expire after two windows). Thread-safe. {@link IngressGate} asks about the
  * address before it reads the body, {@link IngestService} again before the MAC.
  */
@@ -38,6 +40,7 @@ public class VerificationBudget {
     private final int perAddress;
     private final int perTenant;
     private final int guardedConcurrency;
+    private final int weightUnit;
     private final boolean countPrivate;
     private final LongSupplier nanos;
     private final Cache<String, FailureWindow> addresses;
@@ -53,6 +56,7 @@ public class VerificationBudget {
         this.perAddress = config.maxFailuresPerAddress();
         this.perTenant = config.maxFailuresPerTenant();
         this.guardedConcurrency = config.guardedConcurrency();
+        this.weightUnit = Math.max(1, config.offloadBytes());
         this.countPrivate = config.countPrivateAddresses();
         this.nanos = nanos;
         Duration idle = config.failureWindow().multipliedBy(2);
@@ -88,13 +92,33 @@ public class VerificationBudget {
         return running::decrementAndGet;
     }
 
-    /** One 401 from this address to this tenant. */
+    /** One 401 from this address to this tenant, with no body MACed (a handshake, a tenant with no scheme). */
     void failed(String tenantId, String address) {
+        failed(tenantId, address, 0);
+    }
+
+    /**
+     * One 401 from this address to this tenant, after a MAC over {@code bodyBytes}: the tenant's count grows by its
+     * {@link #weight}, the address's by one (an address is refused outright past its budget, so a weight there would
+     * lock out a sender with a misconfigured secret sooner, where the tenant's guard only narrows its large bodies).
+     */
+    void failed(String tenantId, String address, long bodyBytes) {
         long now = nanos.getAsLong();
-        tenants.get(tenantId, id -> new TenantState(new FailureWindow(windowNanos, now))).failures.record(now);
+        tenants.get(tenantId, id -> new TenantState(new FailureWindow(windowNanos, now))).failures
+                .record(now, weight(bodyBytes));
         if (perAddress > 0 && address != null) {
             addresses.get(key(tenantId, address), k -> new FailureWindow(windowNanos, now)).record(now);
         }
+    }
+
+    /**
+     * What a 401 counts for its tenant: one per started {@code offload-bytes} of the body MACed (64 KiB by default),
+     * at least one. A forged 15 MB body counts 229: the MAC work of 229 bodies of 64 KiB. Counted alike, the abuse
+     * suite's 21 forged 15 MB bodies a round to a tenant allowed 25 MiB (about 300 MB MACed) stayed far below the
+     * 200 that guard a tenant, and the MAC work of the first seconds was the legitimate sender's p99 (docs/abuse.md).
+     */
+    int weight(long bodyBytes) {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, (bodyBytes + weightUnit - 1) / weightUnit));
     }
 
     /** The client of a request as the budget counts it (see {@link #client(String)}); null when not counted. */

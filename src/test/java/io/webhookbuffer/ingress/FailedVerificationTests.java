@@ -2,11 +2,13 @@ package io.webhookbuffer.ingress;
 
 import static io.restassured.RestAssured.given;
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -14,12 +16,15 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
+import jakarta.inject.Inject;
+
 import org.hamcrest.Matchers;
 import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 import io.webhookbuffer.verify.QueryHandshake;
@@ -34,6 +39,9 @@ import io.webhookbuffer.verify.QueryHandshake;
 class FailedVerificationTests {
 
     private static final String BAD = "00".repeat(32);
+
+    @Inject
+    InFlightBytes inFlight;
 
     @Test
     void anAddressPastItsBudgetGets429WithoutAMacAndOtherTenantsDoNot() {
@@ -79,10 +87,7 @@ class FailedVerificationTests {
     @Test
     void aLargeBodyIsCheckedAsItArrivesAndOnlyAGenuineOneIsVerifiedOnThePool() {
         String tenant = tenant().maxBodyBytes(1 << 20).provision();
-        byte[] body = new byte[200 * 1024];
-        Arrays.fill(body, (byte) 'x');
-        body[0] = '"';
-        body[body.length - 1] = '"';
+        byte[] body = jsonString(200 * 1024);
         List<String> messages = new CopyOnWriteArrayList<>();
         Handler handler = new Handler() {
             @Override
@@ -119,5 +124,43 @@ class FailedVerificationTests {
         assertEquals(1, ours.stream().filter(m -> m.startsWith("Verified 204800 bytes")).count(),
                 "the genuine large body, and only it, was copied and verified again: " + ours);
         assertEquals(3, ours.size(), "and nothing else: " + ours);
+    }
+
+    /**
+     * One forged body of 3 MiB counts 48 of the tenant's failures (one per 64 KiB MACed), past the profile's 40: the
+     * tenant is guarded at once, as 48 small forged bodies would guard it. Two of its large bodies may be checked at
+     * a time; a third is answered 503 verification_busy before a byte of it is read. Counted as one failure, as
+     * before, the forged 3 MiB left the tenant unguarded and the third was read.
+     */
+    @Test
+    void oneForgedLargeBodyGuardsItsTenantsLargeBodies() throws Exception {
+        String tenant = tenant().maxBodyBytes(4 << 20).provision();
+        Signed.webhook(TestTenants.DEFAULT_SECRET + "-not", jsonString(3 << 20)).post("/webhook/" + tenant)
+                .then().statusCode(401).body("reason", equalTo("bad_signature"));
+
+        int length = 1 << 20;
+        String head = RawHttp.head("POST /webhook/" + tenant, "Host: 127.0.0.1", "Content-Type: application/json",
+                "X-Signature: " + BAD, "Content-Length: " + length);
+        long before = inFlight.held();
+        try (RawHttp first = RawHttp.open(); RawHttp second = RawHttp.open(); RawHttp third = RawHttp.open()) {
+            first.send(head).send("\"");
+            second.send(head).send("\"");
+            // Both are admitted (their declared bytes taken, then a slot of the guarded checks) and wait for the rest.
+            await().atMost(Duration.ofSeconds(5)).until(() -> inFlight.held() == before + 2L * length);
+            third.send(head);
+            RawHttp.Answer answer = third.answer(Duration.ofSeconds(5));
+            assertEquals(503, answer.status(), answer.statusLine());
+            assertTrue(answer.body().contains("verification_busy"), answer.body());
+            assertTrue(answer.header("Retry-After") != null, "with Retry-After");
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight.held() == before);
+    }
+
+    private static byte[] jsonString(int length) {
+        byte[] body = new byte[length];
+        Arrays.fill(body, (byte) 'x');
+        body[0] = '"';
+        body[length - 1] = '"';
+        return body;
     }
 }

@@ -89,6 +89,35 @@ class VerificationBudgetTests {
     }
 
     @Test
+    void oneForgedLargeBodyGuardsItsTenantAsTheSmallOnesOfTheSameBytesWould() {
+        VerificationBudget budget = budget(3, 200, 2);
+        budget.failed("t", "192.0.2.1", 15_000_000); // one 15 MB body whose MAC failed: 229 of 64 KiB
+        VerificationBudget.Permit first = budget.permit("t");
+        VerificationBudget.Permit second = budget.permit("t");
+        assertNotNull(first);
+        assertNotNull(second);
+        assertNull(budget.permit("t"), "the tenant is guarded after one forged 15 MB body");
+        assertEquals(0, budget.addressRetryAfter("t", "192.0.2.1"), "its address counts one failure, not 229");
+        first.release();
+        second.release();
+
+        budget.failed("u", null, 1_000); // a small forged body counts once, as before
+        assertNotNull(budget.permit("u"));
+        assertNotNull(budget.permit("u"));
+        assertNotNull(budget.permit("u"), "one small failure does not guard a tenant");
+    }
+
+    @Test
+    void aFailureWeighsOnePerStartedOffloadUnitAndAtLeastOne() {
+        VerificationBudget budget = budget(3, 200, 2);
+        assertEquals(1, budget.weight(0));
+        assertEquals(1, budget.weight(65_536));
+        assertEquals(2, budget.weight(65_537));
+        assertEquals(229, budget.weight(15_000_000));
+        assertEquals(Integer.MAX_VALUE, budget.weight(Long.MAX_VALUE - 65_536));
+    }
+
+    @Test
     void perAddressOffCountsNoAddress() {
         VerificationBudget budget = budget(0, 1000, 2);
         for (int i = 0; i < 100; i++) {
