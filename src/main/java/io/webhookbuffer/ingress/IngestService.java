@@ -217,7 +217,9 @@ public class IngestService {
         VerificationFailure failure = checked.failure();
         if (failure != VerificationFailure.NONE) {
             tally.increment(UsageMetric.REJECTED_SIGNATURE);
-            budget.failed(tenant.id(), address, checked.bytes());
+            // Weighed by its bytes only when a MAC ran over them and did not match: a signature the headers refused
+            // (missing, malformed, stale, no secret) cost no MAC, whatever the body's size, and counts once.
+            budget.failed(tenant.id(), address, failure == VerificationFailure.BAD_SIGNATURE ? checked.bytes() : 0);
             return done(new Unauthorized(failure));
         }
         HandshakeAnswer handshake = verifier.handshake(headers, body, tenant.secrets(), receivedAt);

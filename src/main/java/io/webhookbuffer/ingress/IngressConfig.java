@@ -118,9 +118,10 @@ public interface IngressConfig {
         /**
          * 401s a tenant may earn in the window from all addresses together; past it the tenant is under a flood and at
          * most {@code guarded-concurrency} of its large-body verifications run at once (the rest 503
-         * {@code verification_busy} before the MAC) until its failures in the window fall below this again. A 401
-         * counts once per started {@code offload-bytes} of the body its MAC read (a forged 15 MB body: 229), so a few
-         * forged large bodies guard the tenant as the small ones of the same MAC work would.
+         * {@code verification_busy} before the MAC) until its failures in the window fall below this again. A 401 whose
+         * MAC ran and did not match counts once per started {@code offload-bytes} of the body (a forged 15 MB body:
+         * 229), so a few forged large bodies guard the tenant as the small ones of the same MAC work would; one the
+         * headers refused before any MAC counts once.
          */
         @WithDefault("200")
         int maxFailuresPerTenant();

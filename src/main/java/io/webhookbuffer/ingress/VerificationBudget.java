@@ -98,9 +98,10 @@ public class VerificationBudget {
     }
 
     /**
-     * One 401 from this address to this tenant, after a MAC over {@code bodyBytes}: the tenant's count grows by its
-     * {@link #weight}, the address's by one (an address is refused outright past its budget, so a weight there would
-     * lock out a sender with a misconfigured secret sooner, where the tenant's guard only narrows its large bodies).
+     * One 401 from this address to this tenant, after a MAC over {@code bodyBytes} that did not match (0: none ran):
+     * the tenant's count grows by its {@link #weight}, the address's by one (an address is refused outright past its
+     * budget, so a weight there would lock out a sender with a misconfigured secret sooner, where the tenant's guard
+     * only narrows its large bodies).
      */
     void failed(String tenantId, String address, long bodyBytes) {
         long now = nanos.getAsLong();

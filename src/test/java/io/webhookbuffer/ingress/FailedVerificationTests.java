@@ -135,25 +135,58 @@ class FailedVerificationTests {
     @Test
     void oneForgedLargeBodyGuardsItsTenantsLargeBodies() throws Exception {
         String tenant = tenant().maxBodyBytes(4 << 20).provision();
+        long before = inFlight.held();
         Signed.webhook(TestTenants.DEFAULT_SECRET + "-not", jsonString(3 << 20)).post("/webhook/" + tenant)
                 .then().statusCode(401).body("reason", equalTo("bad_signature"));
+        awaitHeld(before); // its bytes are given back once its answer is written
 
-        int length = 1 << 20;
-        String head = RawHttp.head("POST /webhook/" + tenant, "Host: 127.0.0.1", "Content-Type: application/json",
-                "X-Signature: " + BAD, "Content-Length: " + length);
-        long before = inFlight.held();
         try (RawHttp first = RawHttp.open(); RawHttp second = RawHttp.open(); RawHttp third = RawHttp.open()) {
-            first.send(head).send("\"");
-            second.send(head).send("\"");
-            // Both are admitted (their declared bytes taken, then a slot of the guarded checks) and wait for the rest.
-            await().atMost(Duration.ofSeconds(5)).until(() -> inFlight.held() == before + 2L * length);
-            third.send(head);
+            holdLargeBodies(tenant, before, first, second);
+            third.send(largeHead(tenant));
             RawHttp.Answer answer = third.answer(Duration.ofSeconds(5));
             assertEquals(503, answer.status(), answer.statusLine());
             assertTrue(answer.body().contains("verification_busy"), answer.body());
             assertTrue(answer.header("Retry-After") != null, "with Retry-After");
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight.held() == before);
+        awaitHeld(before);
+    }
+
+    /**
+     * A large body whose signature the headers refuse (here: none at all) costs no MAC, so it counts once, however
+     * large: three of its tenant's large bodies are then admitted at once. Weighed by its size, it guarded the tenant.
+     */
+    @Test
+    void aLargeBodyRefusedByItsHeadersCountsOnce() throws Exception {
+        String tenant = tenant().maxBodyBytes(4 << 20).provision();
+        long before = inFlight.held();
+        given().contentType("application/json").body(jsonString(3 << 20)).post("/webhook/" + tenant)
+                .then().statusCode(401).body("reason", equalTo("missing_signature"));
+        awaitHeld(before);
+
+        try (RawHttp first = RawHttp.open(); RawHttp second = RawHttp.open(); RawHttp third = RawHttp.open()) {
+            holdLargeBodies(tenant, before, first, second, third);
+        }
+        awaitHeld(before);
+    }
+
+    private static final int LARGE = 1 << 20;
+
+    private static String largeHead(String tenant) {
+        return RawHttp.head("POST /webhook/" + tenant, "Host: 127.0.0.1", "Content-Type: application/json",
+                "X-Signature: " + BAD, "Content-Length: " + LARGE);
+    }
+
+    /** Starts a large body on each connection and waits until all of them are admitted and wait for the rest. */
+    private void holdLargeBodies(String tenant, long before, RawHttp... connections) throws Exception {
+        for (RawHttp connection : connections) {
+            connection.send(largeHead(tenant)).send("\"");
+        }
+        // Admitted: each declared length taken from the in-flight budget, then a slot of the tenant's checks.
+        awaitHeld(before + (long) connections.length * LARGE);
+    }
+
+    private void awaitHeld(long bytes) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight.held() == bytes);
     }
 
     private static byte[] jsonString(int length) {
