@@ -100,6 +100,12 @@ public class TenantActors {
         return depth;
     }
 
+    /** Events between arrival and answer at one tenant's actor; 0 when it has none (for operators and tests). */
+    public int mailboxDepth(String tenantId) {
+        TenantActor actor = actors.getIfPresent(tenantId);
+        return actor == null ? 0 : actor.outstanding();
+    }
+
     @PreDestroy
     void shutdown() {
         executor.shutdown();

@@ -4,7 +4,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -65,6 +67,8 @@ public class EdgePort {
     /** Connections past the cap that are still answered (503), as a fraction of it; at least this many. */
     private static final int OVERFLOW_DIVISOR = 10;
     private static final int MIN_OVERFLOW = 16;
+    /** The port asked for when {@code buffer.ingress.port} is 0: Vert.x's key for one shared random port. */
+    private static final int SHARED_RANDOM_PORT = -8080;
 
     private final Vertx vertx;
     private final IngressListener listener;
@@ -80,6 +84,7 @@ public class EdgePort {
     private final Map<HttpConnection, Tracked> tracked = new ConcurrentHashMap<>();
     /** The listening instances, one per event loop; the first bound the port. */
     private final List<HttpServer> servers = new CopyOnWriteArrayList<>();
+    private volatile String deployment;
 
     public EdgePort(Vertx vertx, IngressListener listener, IngressConfig config, ActorConfig actor, ObjectMapper json,
             ServerLimits limits) throws JsonProcessingException {
@@ -116,12 +121,13 @@ public class EdgePort {
             throw new IllegalStateException("buffer.ingress.head-timeout must be positive, buffer.ingress.max-connections"
                     + " at least 1 and buffer.ingress.port 0 to 65535");
         }
-        // One instance per event loop, sharing one listening socket. Port 0 (a free one) is asked for as -1: Vert.x
-        // shares a random port among servers that ask for the same negative port, and binds a new one for each 0.
+        // One instance per event loop, sharing one listening socket. Port 0 (a free one) is asked for as a negative
+        // port: Vert.x shares one random port among the servers that ask for the same negative number (and binds a
+        // new one for each 0). Quarkus asks for -1 and -3 for its own servers; ours must not join theirs.
         int loops = eventLoops(vertx);
-        int port = configuredPort == 0 ? -1 : configuredPort;
-        vertx.deployVerticle(() -> new Instance(port), new DeploymentOptions().setInstances(loops)).toCompletionStage()
-                .toCompletableFuture().get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        int port = configuredPort == 0 ? SHARED_RANDOM_PORT : configuredPort;
+        deployment = vertx.deployVerticle(() -> new Instance(port), new DeploymentOptions().setInstances(loops))
+                .toCompletionStage().toCompletableFuture().get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         LOG.infof("webhook port %s:%d on %d event loops (head deadline %d ms, %d connections)", host, port(), loops,
                 headTimeoutMillis, maxConnections);
     }
@@ -135,9 +141,21 @@ public class EdgePort {
         return Math.max(1, loops);
     }
 
+    /**
+     * Undeploys the instances, which closes their servers, and waits for it (bounded): in dev mode Vert.x outlives
+     * a reload, and the next start must not join a server that is still closing.
+     */
     void stop(@Observes ShutdownEvent event) {
-        for (HttpServer s : servers) {
-            s.close();
+        String id = deployment;
+        if (id == null) {
+            return;
+        }
+        try {
+            vertx.undeploy(id).toCompletionStage().toCompletableFuture().get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warnf("webhook port: closing its servers did not finish: %s", e.toString());
         }
     }
 

@@ -102,11 +102,11 @@ class DatabaseOutageTests {
                 CompletableFuture.supplyAsync(() -> Events.post(t, "stalled-2").statusCode());
         // Two events hold the tenant's mailbox (capacity 2): a third is refused without waiting. The overflow is sent
         // only once both are in: sent earlier, it would take a place in the mailbox itself and wait for the timeout.
-        await().atMost(WRITE_TIMEOUT.dividedBy(2)).until(() -> actors.mailboxDepth() == 2);
+        await().atMost(WRITE_TIMEOUT.dividedBy(2)).until(() -> actors.mailboxDepth(t) == 2);
         Response overflow = Events.post(t, "overflow");
         assertEquals(503, overflow.statusCode(), overflow.asString());
         assertEquals("tenant_overloaded", overflow.jsonPath().getString("reason"));
-        assertEquals(2, actors.mailboxDepth(), "answered while both stalled events still waited");
+        assertEquals(2, actors.mailboxDepth(t), "answered while both stalled events still waited");
         // The stalled writes are reported as not stored once buffer.queue.write-timeout passes.
         assertEquals(503, first.get().intValue());
         assertEquals(503, second.get().intValue());

@@ -64,7 +64,7 @@ class EdgePortLoopsTests {
         };
         Logger log = Logger.getLogger(RequestLogging.class.getName());
         log.addHandler(handler);
-        int connections = 4 * loops; // in turn over the loops: each gets several, whatever else connects meanwhile
+        int connections = 4 * loops; // in turn over the instances: each gets several, whatever else connects meanwhile
         try {
             for (int i = 0; i < connections; i++) {
                 try (RawHttp http = RawHttp.open()) {
@@ -79,6 +79,8 @@ class EdgePortLoopsTests {
         } finally {
             log.removeHandler(handler);
         }
-        assertEquals(loops, threads.size(), "threads that served " + connections + " connections: " + threads);
+        // Each instance takes the next loop as it is deployed; another deployment at that moment could put two on
+        // one loop, so more than one thread is what is asserted (one server on one loop: exactly one).
+        assertTrue(threads.size() > 1, "threads that served " + connections + " connections: " + threads);
     }
 }
