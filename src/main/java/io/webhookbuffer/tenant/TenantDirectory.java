@@ -31,7 +31,8 @@ import com.github.benmanes.caffeine.cache.Scheduler;
  *
  * <p>How a change reaches the cache: through Redis at once ({@link TenantInvalidation}); and, whatever Redis does,
  * within {@code buffer.tenants.cache-refresh}, because every replica asks PostgreSQL that often which tenants' rows
- * changed since its last look (one indexed query, however many tenants are cached) and forgets those. A cached tenant
+ * changed since its last look (one indexed query, however many tenants are cached) and reloads those it holds, in the
+ * background, the cached row serving until the new one is in ({@link #changed}). A cached tenant
  * is dropped {@code buffer.tenants.cache-ttl} after it was loaded (the bound for a row changed without touching
  * {@code updated_at}), and reloaded in the background between three quarters and seven eighths of that while in use,
  * so a busy tenant never waits for its reload. Reloading every cached tenant at the change-poll's pace instead cost
@@ -163,15 +164,15 @@ public class TenantDirectory {
     }
 
     /**
-     * Forgets the tenants whose rows changed since the last look (and the one before, see {@link #LOOK_BACK}). A
-     * failed look is retried from the same point at the next interval.
+     * Reloads the cached tenants whose rows changed since the last look (and the one before, see {@link #LOOK_BACK}).
+     * A failed look is retried from the same point at the next interval.
      */
     @Scheduled(every = "${buffer.tenants.cache-refresh:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             identity = "tenant-changes")
     Uni<Void> followChanges() {
         return Uni.createFrom().completionStage(() -> repository.changedSince(lastLook.minus(LOOK_BACK)))
                 .invoke(changes -> {
-                    changes.tenantIds().forEach(this::invalidate);
+                    changes.tenantIds().forEach(this::changed);
                     lastLook = changes.polledAt();
                 })
                 .onFailure().invoke(failure -> LOG.warnf("looking for changed tenants failed, retrying next interval: %s",
@@ -180,10 +181,31 @@ public class TenantDirectory {
                 .replaceWithVoid();
     }
 
-    /** Forgets what this replica knows of a tenant; the next read goes to the database. */
-    public void invalidate(String tenantId) {
-        known.synchronous().invalidate(tenantId);
+    /**
+     * The tenant's row changed: reloads it now if this replica holds it, and completes when the cache holds the new
+     * row or has forgotten the tenant. Meanwhile the cached tenant keeps serving, so no request waits for the reload
+     * (a forgotten tenant was reloaded on the request path, into the shared pool without the miss budget: with the pool
+     * busy, its sender waited up to the pool's 30 s for a connection, two or three times per change per replica, once
+     * per look that saw the change). Failure policy: fail closed. A reload that fails, or finds no row, forgets the
+     * tenant, so the next request asks the database as before and never keeps a row the database could not confirm.
+     * An id this replica does not hold stays unloaded, and is no longer remembered as unknown (a new tenant).
+     */
+    public CompletionStage<Void> changed(String tenantId) {
         unknown.invalidate(tenantId);
+        if (known.getIfPresent(tenantId) == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        // A reload that started before the change and ends after this one is overwritten by the next look's (each
+        // change is seen by every look within LOOK_BACK); a refresh of the cache's own that ends after this put is
+        // discarded by the cache, since the entry changed under it.
+        return refreshes.submit(() -> load(tenantId, true)).handle((tenant, failure) -> {
+            if (failure != null || tenant == null) {
+                known.synchronous().invalidate(tenantId);
+            } else {
+                known.put(tenantId, CompletableFuture.completedFuture(tenant));
+            }
+            return null;
+        });
     }
 
     /**

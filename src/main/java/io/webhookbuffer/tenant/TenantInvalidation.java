@@ -40,7 +40,7 @@ public class TenantInvalidation {
                 .onFailure().invoke(failure -> LOG.warnf("tenant invalidation subscription lost (%s); retrying",
                         failure.getMessage()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(30)).indefinitely()
-                .subscribe().with(directory::invalidate);
+                .subscribe().with(directory::changed);
     }
 
     void unsubscribe(@Observes ShutdownEvent event) {
@@ -50,10 +50,13 @@ public class TenantInvalidation {
         }
     }
 
-    /** Forgets the tenant here at once, then tells the other replicas. Completes even when Redis is down. */
+    /**
+     * Reloads the tenant here (the command's answer comes after this replica serves the new row), then tells the other
+     * replicas. Completes even when Redis is down.
+     */
     public Uni<Void> changed(String tenantId) {
-        directory.invalidate(tenantId);
-        return pubsub.publish(channel, tenantId)
+        return Uni.createFrom().completionStage(() -> directory.changed(tenantId))
+                .chain(() -> pubsub.publish(channel, tenantId))
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("could not announce change of tenant %s (%s); other replicas see it within the cache TTL",
                             tenantId, failure.getMessage());

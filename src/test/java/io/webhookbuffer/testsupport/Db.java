@@ -53,6 +53,18 @@ public final class Db {
         }
     }
 
+    /** A statement run over JDBC, as {@link #count(DataSource, String, Object...)} reads: what it changed. */
+    public static int execute(DataSource direct, String sql, Object... parameters) {
+        try (Connection c = direct.getConnection(); PreparedStatement st = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                st.setObject(i + 1, parameters[i]);
+            }
+            return st.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static long count(Pool pool, String sql, String tenantId) {
         return pool.preparedQuery(sql).execute(Tuple.of(tenantId)).await().indefinitely().iterator().next().getLong(0);
     }

@@ -1,0 +1,84 @@
+package io.webhookbuffer.tenant;
+
+import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.testsupport.BusyPool;
+import io.webhookbuffer.testsupport.Db;
+import io.webhookbuffer.testsupport.Events;
+
+/**
+ * A changed tenant is reloaded in the background while its cached row keeps serving: a change (a command, a Redis
+ * announcement, a look at changed rows) never sends its sender's next request into the database pool to wait for a
+ * connection. And fail closed: a reload that cannot confirm the row forgets the tenant.
+ */
+@QuarkusTest
+class TenantChangeReloadTests {
+
+    private static final long LOCK = 7_304_215L;
+
+    @Inject
+    TenantDirectory directory;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    AgroalDataSource direct;
+
+    @ConfigProperty(name = "quarkus.datasource.reactive.max-size")
+    int poolSize;
+
+    @Test
+    void aChangedTenantKeepsServingWhileItsReloadWaitsForABusyPool() throws Exception {
+        String t = tenant().rateLimit(1_000, 60).provision();
+        Events.post(t, "before").then().statusCode(202);
+        assertEquals(1_000, directory.find(t).toCompletableFuture().get(5, TimeUnit.SECONDS).rateLimit());
+        assertEquals(1, Db.execute(direct, "UPDATE tenants SET rate_limit = 7 WHERE tenant_id = ?", t));
+
+        CompletableFuture<Void> reload;
+        try (BusyPool busy = BusyPool.hold(direct, pool, poolSize, LOCK)) {
+            reload = directory.changed(t).toCompletableFuture();
+            Tenant serving = directory.find(t).toCompletableFuture().get(2, TimeUnit.SECONDS);
+            assertEquals(1_000, serving.rateLimit(), "the cached row serves while the reload waits");
+            Events.post(t, "during").then().statusCode(202); // its commit has a connection of its own
+            assertFalse(reload.isDone(), "the reload is still waiting for the pool");
+            assertEquals(0, busy.finished(), "all of it happened while the pool was busy");
+        }
+        reload.get(10, TimeUnit.SECONDS);
+        assertEquals(7, directory.find(t).toCompletableFuture().get(5, TimeUnit.SECONDS).rateLimit(),
+                "the new row once the reload is in");
+    }
+
+    @Test
+    void aReloadThatCannotOpenTheRowForgetsTheTenant() throws Exception {
+        String t = tenant().provision();
+        String other = tenant().provision();
+        Events.post(t, "before").then().statusCode(202);
+        // Another tenant's sealed secrets: each sealed value is bound to its tenant id, so these do not open here.
+        assertEquals(1, Db.execute(direct, "UPDATE tenants SET secrets_encrypted = (SELECT secrets_encrypted FROM tenants"
+                + " WHERE tenant_id = ?) WHERE tenant_id = ?", other, t));
+
+        directory.changed(t).toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        ExecutionException failed = assertThrows(ExecutionException.class,
+                () -> directory.find(t).toCompletableFuture().get(5, TimeUnit.SECONDS));
+        assertTrue(failed.getCause() instanceof RuntimeException, "the row is asked for again, and fails: " + failed);
+        assertEquals(503, Events.post(t, "after").statusCode(), "never the old secrets the database no longer confirms");
+    }
+}
