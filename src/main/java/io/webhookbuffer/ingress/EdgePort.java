@@ -1,9 +1,7 @@
 package io.webhookbuffer.ingress;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -82,8 +80,8 @@ public class EdgePort {
     private final Buffer tooManyConnections;
     private final AtomicInteger open = new AtomicInteger();
     private final Map<HttpConnection, Tracked> tracked = new ConcurrentHashMap<>();
-    /** The listening instances, one per event loop; the first bound the port. */
-    private final List<HttpServer> servers = new CopyOnWriteArrayList<>();
+    /** The port the instances listen on (they share one socket), -1 before the first listens. */
+    private volatile int actualPort = -1;
     private volatile String deployment;
 
     public EdgePort(Vertx vertx, IngressListener listener, IngressConfig config, ActorConfig actor, ObjectMapper json,
@@ -103,7 +101,7 @@ public class EdgePort {
 
     /** The port the webhook server listens on, or -1 before it does. */
     public int port() {
-        return servers.isEmpty() ? -1 : servers.get(0).actualPort();
+        return actualPort;
     }
 
     /** The interface the webhook port listens on ({@code buffer.ingress.host}). */
@@ -183,7 +181,7 @@ public class EdgePort {
             // documented JSON.
             s.webSocketHandshakeHandler(handshake -> handshake.reject(404));
             s.webSocketHandler(webSocket -> webSocket.close());
-            s.listen(port).onSuccess(servers::add).<Void>mapEmpty().onComplete(started);
+            s.listen(port).onSuccess(bound -> actualPort = bound.actualPort()).<Void>mapEmpty().onComplete(started);
         }
     }
 

@@ -5,21 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import java.util.logging.Level;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
 import io.webhookbuffer.ops.RequestLogging;
+import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.RawHttp.Answer;
 import io.webhookbuffer.testsupport.Signed;
@@ -45,27 +44,9 @@ class EdgePortLoopsTests {
         }
         assertTrue(loops > 1, "the test needs more than one event loop: " + loops);
         String path = "/webhook/" + TestTenants.tenant().provision();
-        Set<String> threads = ConcurrentHashMap.newKeySet();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record instanceof ExtLogRecord ext && ext.getFormattedMessage().contains(path)) {
-                    threads.add(ext.getThreadName());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(RequestLogging.class.getName());
-        log.addHandler(handler);
         int connections = 4 * loops; // in turn over the instances: each gets several, whatever else connects meanwhile
-        try {
+        List<CapturedLog.Entry> served;
+        try (CapturedLog log = CapturedLog.start(Level.FINE, RequestLogging.class)) {
             for (int i = 0; i < connections; i++) {
                 try (RawHttp http = RawHttp.open()) {
                     byte[] body = ("{\"id\":\"loops-" + i + "\"}").getBytes(StandardCharsets.UTF_8);
@@ -76,9 +57,10 @@ class EdgePortLoopsTests {
                     assertEquals(202, answer.status(), answer.statusLine());
                 }
             }
-        } finally {
-            log.removeHandler(handler);
+            served = log.entries();
         }
+        Set<String> threads = served.stream().filter(e -> e.message().contains(path)).map(CapturedLog.Entry::thread)
+                .collect(Collectors.toSet());
         // Each instance takes the next loop as it is deployed; another deployment at that moment could put two on
         // one loop, so more than one thread is what is asserted (one server on one loop: exactly one).
         assertTrue(threads.size() > 1, "threads that served " + connections + " connections: " + threads);

@@ -11,19 +11,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import java.util.logging.Level;
 
 import jakarta.inject.Inject;
 
 import org.hamcrest.Matchers;
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
@@ -88,34 +85,14 @@ class FailedVerificationTests {
     void aLargeBodyIsCheckedAsItArrivesAndOnlyAGenuineOneIsVerifiedOnThePool() {
         String tenant = tenant().maxBodyBytes(1 << 20).provision();
         byte[] body = jsonString(200 * 1024);
-        List<String> messages = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                messages.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger logger = Logger.getLogger(IngestService.class.getName());
-        logger.addHandler(handler);
-        Logger gate = Logger.getLogger(CheckedBody.class.getName());
-        gate.addHandler(handler);
-        try {
+        List<String> messages;
+        try (CapturedLog log = CapturedLog.start(Level.FINE, IngestService.class, CheckedBody.class)) {
             Signed.webhook(TestTenants.DEFAULT_SECRET, body).post("/webhook/" + tenant).then().statusCode(202);
             Signed.webhook(TestTenants.PREVIOUS_SECRET + "-not", body).post("/webhook/" + tenant).then().statusCode(401)
                     .body("reason", equalTo("bad_signature"));
             Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"small\":true}".getBytes(StandardCharsets.UTF_8))
                     .post("/webhook/" + tenant).then().statusCode(202);
-        } finally {
-            logger.removeHandler(handler);
-            gate.removeHandler(handler);
+            messages = log.entries().stream().map(CapturedLog.Entry::message).toList();
         }
         List<String> ours = messages.stream().filter(m -> m.contains(tenant)).toList();
         assertTrue(ours.stream().allMatch(m -> m.contains(VerificationPool.THREAD_NAME)), "all on the pool: " + ours);

@@ -1,5 +1,6 @@
 package io.webhookbuffer.testsupport;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
@@ -13,11 +14,19 @@ import org.jboss.logmanager.ExtLogRecord;
  * The application's log records of level ERROR (SEVERE) and above, as they are logged, from {@link #start()} until
  * {@link #close()}: a test asserts on what an alerting pipeline would page on, without parsing the log file that
  * every test of the run appends to. Attach it after the app started (a start reconfigures the root handlers).
+ * {@link #start(Level, Class...)} captures chosen classes' records at a lower level instead (the test profile must
+ * enable that level for them), each with the thread that logged it.
  */
 public final class CapturedLog implements AutoCloseable {
 
+    /** One record: its logger, the thread that logged it, and its message as formatted. */
+    public record Entry(String logger, String thread, String message) {
+    }
+
     private final List<String> errors = new CopyOnWriteArrayList<>();
+    private final List<Entry> entries = new CopyOnWriteArrayList<>();
     private final Level minimum;
+    private final List<Logger> loggers;
     private final Handler handler = new Handler() {
         @Override
         public void publish(LogRecord record) {
@@ -26,6 +35,8 @@ public final class CapturedLog implements AutoCloseable {
                 String message = record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage();
                 errors.add(record.getLoggerName() + ": " + message
                         + (thrown == null ? "" : " [" + thrown + " at " + firstFrame(thrown) + "]"));
+                String thread = record instanceof ExtLogRecord ext ? ext.getThreadName() : "";
+                entries.add(new Entry(record.getLoggerName(), thread, message));
             }
         }
 
@@ -38,8 +49,10 @@ public final class CapturedLog implements AutoCloseable {
         }
     };
 
-    private CapturedLog(Level minimum) {
+    private CapturedLog(Level minimum, List<Logger> loggers) {
         this.minimum = minimum;
+        this.loggers = loggers;
+        loggers.forEach(logger -> logger.addHandler(handler));
     }
 
     public static CapturedLog start() {
@@ -48,9 +61,12 @@ public final class CapturedLog implements AutoCloseable {
 
     /** The records of {@code minimum} and above (WARN is {@link Level#WARNING}) instead of ERROR's. */
     public static CapturedLog start(Level minimum) {
-        CapturedLog log = new CapturedLog(minimum);
-        Logger.getLogger("").addHandler(log.handler);
-        return log;
+        return new CapturedLog(minimum, List.of(Logger.getLogger("")));
+    }
+
+    /** The records of {@code minimum} and above (DEBUG is {@link Level#FINE}) that these classes log. */
+    public static CapturedLog start(Level minimum, Class<?>... sources) {
+        return new CapturedLog(minimum, Arrays.stream(sources).map(c -> Logger.getLogger(c.getName())).toList());
     }
 
     /** Each record so far (ERROR unless started otherwise): logger, message, and the exception with its frames. */
@@ -58,9 +74,14 @@ public final class CapturedLog implements AutoCloseable {
         return List.copyOf(errors);
     }
 
+    /** Each record so far, with the thread that logged it. */
+    public List<Entry> entries() {
+        return List.copyOf(entries);
+    }
+
     @Override
     public void close() {
-        Logger.getLogger("").removeHandler(handler);
+        loggers.forEach(logger -> logger.removeHandler(handler));
     }
 
     private static String firstFrame(Throwable thrown) {
