@@ -24,11 +24,15 @@ final class LegitProcess implements AutoCloseable {
         this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
-    /** Starts the sender and returns once it has begun sending. */
+    /**
+     * Starts the sender and returns once it has begun sending. Its collector's pauses and safepoints are logged beside
+     * {@code log} ({@code legit-jvm.log}): a slow answer that coincides with one was the sender's, not the buffer's.
+     */
     static LegitProcess start(String baseUrl, String tenant, String secret, int rate, Path log) throws IOException {
+        String jvmLog = "-Xlog:gc,safepoint:file=" + log.resolveSibling("legit-jvm.log") + ":uptime,time";
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), LegitSender.class.getName(), baseUrl, tenant,
-                secret, Integer.toString(rate));
+                "-Xmx256m", jvmLog, "-cp", System.getProperty("java.class.path"), LegitSender.class.getName(), baseUrl,
+                tenant, secret, Integer.toString(rate));
         pb.redirectError(log.toFile());
         LegitProcess legit = new LegitProcess(pb.start());
         String first = legit.out.readLine();
