@@ -51,6 +51,14 @@ public interface TenantConfig {
     @WithDefault("10000")
     long negativeCacheSize();
 
+    /**
+     * A lookup a request waits for (an id no cache holds, known lately or not) fails after this long, its turn in the
+     * miss budget and the database's answer included: ingress answers 503 with {@code Retry-After} instead of holding
+     * the sender until the pool's own 30 s connection timeout while the pool is busy or PostgreSQL stalls.
+     */
+    @WithDefault("2s")
+    Duration lookupTimeout();
+
     /** The budget for queries about ids no cache holds: what a flood of invented ids may cost PostgreSQL. */
     MissBudget missBudget();
 

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -93,6 +94,7 @@ public class TenantDirectory {
     private final TenantRepository repository;
     private final OriginTenantSource originSource;
     private final boolean originPull;
+    private final Duration lookupTimeout;
     /** The database's time of the last look at changed rows (the first look starts from when this cache began). */
     private volatile OffsetDateTime lastLook = OffsetDateTime.now(ZoneOffset.UTC);
 
@@ -104,6 +106,7 @@ public class TenantDirectory {
         this.repository = repository;
         this.originSource = originSource;
         this.originPull = config.originPull().enabled();
+        this.lookupTimeout = config.lookupTimeout();
         this.refreshes = new RefreshLimiter(config.maxConcurrentRefreshes());
         TenantConfig.MissBudget miss = config.missBudget();
         this.misses = LookupBudget.of("tenant miss budget", miss.maxConcurrent(), miss.maxWaiting(), miss.maxWait(),
@@ -119,9 +122,10 @@ public class TenantDirectory {
                 .buildAsync(new AsyncCacheLoader<String, Tenant>() {
                     @Override
                     public CompletableFuture<Tenant> asyncLoad(String id, Executor executor) {
-                        // A miss: a request waits for it, so it never takes the refreshes' turns. An id known a
-                        // moment ago goes straight to the database; any other spends the miss budget.
-                        return plain(load(id, recentlyKnown.getIfPresent(id) != null));
+                        // A miss: a request waits for it, so it never takes the refreshes' turns, and waits at most
+                        // lookup-timeout. An id known a moment ago goes straight to the database; any other spends
+                        // the miss budget.
+                        return plain(withDeadline(load(id, recentlyKnown.getIfPresent(id) != null), lookupTimeout));
                     }
 
                     @Override
@@ -214,6 +218,16 @@ public class TenantDirectory {
      */
     static long reloadDelayMillis(Duration ttl, DoubleSupplier random) {
         return (long) (ttl.toMillis() / 8 * random.getAsDouble());
+    }
+
+    /**
+     * The stage's outcome, or a {@link LookupTimedOut} once {@code deadline} has passed without one. The query itself
+     * goes on (its budget's turn is given back when it ends); only the request stops waiting for it.
+     */
+    static <T> CompletionStage<T> withDeadline(CompletionStage<T> stage, Duration deadline) {
+        return stage.toCompletableFuture().copy().orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        failure instanceof TimeoutException ? new LookupTimedOut(deadline) : failure));
     }
 
     /**
