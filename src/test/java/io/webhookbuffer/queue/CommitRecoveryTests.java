@@ -123,7 +123,7 @@ class CommitRecoveryTests {
         Events.post(t, "kept").then().statusCode(202);
         Thread.sleep(HEALTH_TIMEOUT.toMillis() + 200); // no commit is recent: the probe has to reach PostgreSQL
         // The tenant is cached: what follows is about commits, and a tenant this replica did not hold would be looked
-        // up in the busy pool (a change reloads a held tenant in the background, TenantChangeReloadTests).
+        // up in the busy pool (a change reloads a held tenant in the background, TenantLookupsWithABusyPoolTests).
         directory.find(t).toCompletableFuture().get(5, TimeUnit.SECONDS);
 
         try (BusyPool busy = BusyPool.hold(direct, pool, poolSize, LOCK)) {
