@@ -122,10 +122,10 @@ public class TenantDirectory {
                 .buildAsync(new AsyncCacheLoader<String, Tenant>() {
                     @Override
                     public CompletableFuture<Tenant> asyncLoad(String id, Executor executor) {
-                        // A miss: a request waits for it, so it never takes the refreshes' turns, and waits at most
-                        // lookup-timeout. An id known a moment ago goes straight to the database; any other spends
+                        // A miss: a request waits for it (at most lookup-timeout, in find), so it never takes the
+                        // refreshes' turns. An id known a moment ago goes straight to the database; any other spends
                         // the miss budget.
-                        return plain(withDeadline(load(id, recentlyKnown.getIfPresent(id) != null), lookupTimeout));
+                        return plain(load(id, recentlyKnown.getIfPresent(id) != null));
                     }
 
                     @Override
@@ -159,7 +159,10 @@ public class TenantDirectory {
         if (unknown.getIfPresent(tenantId) != null) {
             return CompletableFuture.completedFuture(null);
         }
-        return known.get(tenantId).thenApply(tenant -> {
+        // A hit is complete: no deadline, nothing allocated. A load is shared by every request for the id and stays
+        // in the cache until it ends; each request stops waiting for it at lookup-timeout.
+        CompletableFuture<Tenant> cached = known.get(tenantId);
+        return (cached.isDone() ? cached : withDeadline(cached, lookupTimeout)).thenApply(tenant -> {
             if (tenant == null) {
                 unknown.put(tenantId, Boolean.TRUE);
             }
@@ -187,12 +190,14 @@ public class TenantDirectory {
 
     /**
      * The tenant's row changed: reloads it now if this replica holds it, and completes when the cache holds the new
-     * row or has forgotten the tenant. Meanwhile the cached tenant keeps serving, so no request waits for the reload
-     * (a forgotten tenant was reloaded on the request path, into the shared pool without the miss budget: with the pool
-     * busy, its sender waited up to the pool's 30 s for a connection, two or three times per change per replica, once
-     * per look that saw the change). Failure policy: fail closed. A reload that fails, or finds no row, forgets the
-     * tenant, so the next request asks the database as before and never keeps a row the database could not confirm.
-     * An id this replica does not hold stays unloaded, and is no longer remembered as unknown (a new tenant).
+     * row or has forgotten the tenant, within {@code lookup-timeout}. Meanwhile the cached tenant keeps serving, so no
+     * request waits for the reload (a forgotten tenant was reloaded on the request path, into the shared pool without
+     * the miss budget: with the pool busy, its sender waited up to the pool's 30 s for a connection, two or three times
+     * per change per replica, once per look that saw the change). Failure policy: fail closed. A reload that fails,
+     * finds no row or has not answered within {@code lookup-timeout} forgets the tenant, so the next request asks the
+     * database as before: the old row serves at most that much longer than it did when a change forgot it at once. An
+     * id this replica does not hold stays unloaded, and is no longer remembered as unknown (a new tenant). Cancelling
+     * the returned stage changes none of this.
      */
     public CompletionStage<Void> changed(String tenantId) {
         unknown.invalidate(tenantId);
@@ -201,8 +206,9 @@ public class TenantDirectory {
         }
         // A reload that started before the change and ends after this one is overwritten by the next look's (each
         // change is seen by every look within LOOK_BACK); a refresh of the cache's own that ends after this put is
-        // discarded by the cache, since the entry changed under it.
-        return refreshes.submit(() -> load(tenantId, true)).handle((tenant, failure) -> {
+        // discarded by the cache, since the entry changed under it. A reload that ends after the deadline still puts
+        // what it read after the change.
+        CompletableFuture<Void> settled = refreshes.submit(() -> load(tenantId, true)).handle((tenant, failure) -> {
             if (failure != null || tenant == null) {
                 known.synchronous().invalidate(tenantId);
             } else {
@@ -210,6 +216,12 @@ public class TenantDirectory {
             }
             return null;
         });
+        return settled.copy().orTimeout(lookupTimeout.toMillis(), TimeUnit.MILLISECONDS).handle((v, late) -> {
+            if (late != null) {
+                known.synchronous().invalidate(tenantId);
+            }
+            return (Void) null;
+        }).copy();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.webhookbuffer.tenant;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -51,16 +52,18 @@ public class TenantInvalidation {
     }
 
     /**
-     * Reloads the tenant here (the command's answer comes after this replica serves the new row), then tells the other
-     * replicas. Completes even when Redis is down.
+     * Reloads the tenant here and tells the other replicas at once; completes when this replica serves the new row or
+     * has forgotten the tenant (within {@code buffer.tenants.lookup-timeout}), so the command's answer comes after.
+     * Completes even when Redis is down.
      */
     public Uni<Void> changed(String tenantId) {
-        return Uni.createFrom().completionStage(() -> directory.changed(tenantId))
-                .chain(() -> pubsub.publish(channel, tenantId))
+        CompletionStage<Void> here = directory.changed(tenantId);
+        return pubsub.publish(channel, tenantId)
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("could not announce change of tenant %s (%s); other replicas see it within the cache TTL",
                             tenantId, failure.getMessage());
                     return null;
-                });
+                })
+                .chain(() -> Uni.createFrom().completionStage(here));
     }
 }

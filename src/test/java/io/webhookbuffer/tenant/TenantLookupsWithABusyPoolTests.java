@@ -1,12 +1,13 @@
 package io.webhookbuffer.tenant;
 
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +23,7 @@ import io.restassured.config.HttpClientConfig;
 import io.restassured.config.RestAssuredConfig;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.secrets.SealedValueException;
 import io.webhookbuffer.testsupport.BusyPool;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.Events;
@@ -31,10 +33,11 @@ import io.webhookbuffer.testsupport.TestTenants;
 /**
  * Tenant lookups while the database pool is busy. A changed tenant is reloaded in the background while its cached row
  * keeps serving: a change (a command, a Redis announcement, a look at changed rows) never sends its sender's next
- * request into the pool to wait for a connection; and fail closed, a reload that cannot confirm the row forgets the
- * tenant. A request never waits for a lookup longer than {@code buffer.tenants.lookup-timeout} (2 s): the lookup of a
- * tenant this replica does not hold used to wait for the pool's own 30 s connection timeout, the sender's request held
- * open all that time; now it is a 503 with Retry-After (never a 404: nothing is known of the id).
+ * request into the pool to wait for a connection; and fail closed, a reload that cannot confirm the row, or does not
+ * answer within {@code buffer.tenants.lookup-timeout} (2 s), forgets the tenant. A request never waits for a lookup
+ * longer than that: the lookup of a tenant this replica does not hold used to wait for the pool's own 30 s connection
+ * timeout, the sender's request held open all that time; now it is a 503 with Retry-After (never a 404: nothing is
+ * known of the id).
  */
 @QuarkusTest
 class TenantLookupsWithABusyPoolTests {
@@ -57,24 +60,29 @@ class TenantLookupsWithABusyPoolTests {
     int poolSize;
 
     @Test
-    void aChangedTenantKeepsServingWhileItsReloadWaitsForABusyPool() throws Exception {
+    void aChangedTenantKeepsServingWhileItsReloadWaitsForABusyPoolThenIsForgottenAtTheDeadline() throws Exception {
         String t = tenant().rateLimit(1_000, 60).provision();
         Events.post(t, "before").then().statusCode(202);
         assertEquals(1_000, directory.find(t).toCompletableFuture().get(5, TimeUnit.SECONDS).rateLimit());
-        assertEquals(1, Db.execute(direct, "UPDATE tenants SET rate_limit = 7 WHERE tenant_id = ?", t));
 
         CompletableFuture<Void> reload;
         try (BusyPool busy = BusyPool.hold(direct, pool, poolSize, LOCK)) {
+            // Changed while the pool is held: no reload (this one, or one of the looks at changed rows) can read it yet.
+            assertEquals(1, Db.execute(direct, "UPDATE tenants SET rate_limit = 7 WHERE tenant_id = ?", t));
             reload = directory.changed(t).toCompletableFuture();
-            Tenant serving = directory.find(t).toCompletableFuture().get(2, TimeUnit.SECONDS);
+            Tenant serving = directory.find(t).toCompletableFuture().get(1, TimeUnit.SECONDS);
             assertEquals(1_000, serving.rateLimit(), "the cached row serves while the reload waits");
             Events.post(t, "during").then().statusCode(202); // its commit has a connection of its own
-            assertFalse(reload.isDone(), "the reload is still waiting for the pool");
+
+            // Fail closed on time: at lookup-timeout the reload has not answered, and the old row is no longer served.
+            reload.get(config.lookupTimeout().toMillis() + 3_000, TimeUnit.MILLISECONDS);
+            ExecutionException forgotten = assertThrows(ExecutionException.class, () -> directory.find(t)
+                    .toCompletableFuture().get(config.lookupTimeout().toMillis() + 3_000, TimeUnit.MILLISECONDS));
+            assertTrue(forgotten.getCause() instanceof LookupTimedOut, "asked for again, not served: " + forgotten);
             assertEquals(0, busy.finished(), "all of it happened while the pool was busy");
         }
-        reload.get(10, TimeUnit.SECONDS);
-        assertEquals(7, directory.find(t).toCompletableFuture().get(5, TimeUnit.SECONDS).rateLimit(),
-                "the new row once the reload is in");
+        await().atMost(Duration.ofSeconds(10)).until(() -> directory.find(t).toCompletableFuture()
+                .get(5, TimeUnit.SECONDS).rateLimit() == 7);
     }
 
     @Test
@@ -90,7 +98,7 @@ class TenantLookupsWithABusyPoolTests {
 
         ExecutionException failed = assertThrows(ExecutionException.class,
                 () -> directory.find(t).toCompletableFuture().get(5, TimeUnit.SECONDS));
-        assertTrue(failed.getCause() instanceof RuntimeException, "the row is asked for again, and fails: " + failed);
+        assertTrue(failed.getCause() instanceof SealedValueException, "the row is asked for again, and fails: " + failed);
         assertEquals(503, Events.post(t, "after").statusCode(), "never the old secrets the database no longer confirms");
     }
 
