@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -95,6 +96,20 @@ public class TenantDirectory {
     private final OriginTenantSource originSource;
     private final boolean originPull;
     private final Duration lookupTimeout;
+    /** Numbers the changes this replica heard of, in order. */
+    private final AtomicLong changes = new AtomicLong();
+    /**
+     * Per tenant, the last change whose reload was applied and the last one that found the tenant not held, for as
+     * long as a reload can still be running (five minutes; the pool's own timeout is 30 s); at most cache-size ids.
+     */
+    private final Cache<String, ChangeMarks> marks;
+
+    /** A tenant's last applied change and last change that found it absent (0: none). */
+    private record ChangeMarks(long applied, long absent) {
+        ChangeMarks absentAt(long change) {
+            return new ChangeMarks(applied, Math.max(absent, change));
+        }
+    }
     /** The database's time of the last look at changed rows (the first look starts from when this cache began). */
     private volatile OffsetDateTime lastLook = OffsetDateTime.now(ZoneOffset.UTC);
 
@@ -139,6 +154,10 @@ public class TenantDirectory {
                                 .thenCompose(reload -> reload);
                     }
                 });
+        this.marks = Caffeine.newBuilder()
+                .maximumSize(config.cacheSize())
+                .expireAfterWrite(Duration.ofMinutes(5))
+                .build();
         this.recentlyKnown = Caffeine.newBuilder()
                 .maximumSize(config.cacheSize())
                 .expireAfterWrite(config.cacheTtl().multipliedBy(10))
@@ -159,7 +178,7 @@ public class TenantDirectory {
         if (unknown.getIfPresent(tenantId) != null) {
             return CompletableFuture.completedFuture(null);
         }
-        // A hit is complete: no deadline, nothing allocated. A load is shared by every request for the id and stays
+        // A hit is complete: no deadline. A load is shared by every request for the id and stays
         // in the cache until it ends; each request stops waiting for it at lookup-timeout.
         CompletableFuture<Tenant> cached = known.get(tenantId);
         return (cached.isDone() ? cached : withDeadline(cached, lookupTimeout)).thenApply(tenant -> {
@@ -200,24 +219,35 @@ public class TenantDirectory {
      * the returned stage changes none of this.
      */
     public CompletionStage<Void> changed(String tenantId) {
+        // Numbered: an earlier change's reload can end after a later change's, or after a later change found the
+        // tenant forgotten (at a deadline) and reloaded nothing, and what it read may predate that later change; it
+        // is then dropped (ChangeMarks). A refresh of the cache's own that ends after a put is discarded by the cache,
+        // since the entry changed under it.
+        long change = changes.incrementAndGet();
         unknown.invalidate(tenantId);
         if (known.getIfPresent(tenantId) == null) {
+            marks.asMap().merge(tenantId, new ChangeMarks(0, change), (old, absent) -> old.absentAt(change));
             return CompletableFuture.completedFuture(null);
         }
-        // A reload that started before the change and ends after this one is overwritten by the next look's (each
-        // change is seen by every look within LOOK_BACK); a refresh of the cache's own that ends after this put is
-        // discarded by the cache, since the entry changed under it. A reload that ends after the deadline still puts
-        // what it read after the change.
         CompletableFuture<Void> settled = refreshes.submit(() -> load(tenantId, true)).handle((tenant, failure) -> {
-            if (failure != null || tenant == null) {
-                known.synchronous().invalidate(tenantId);
-            } else {
-                known.put(tenantId, CompletableFuture.completedFuture(tenant));
-            }
+            marks.asMap().compute(tenantId, (id, old) -> {
+                ChangeMarks now = old == null ? new ChangeMarks(0, 0) : old;
+                if (change <= now.applied() || change <= now.absent()) {
+                    return now; // a later change decided already: what this reload read may be older
+                }
+                if (failure != null || tenant == null) {
+                    known.synchronous().invalidate(tenantId);
+                } else {
+                    known.put(tenantId, CompletableFuture.completedFuture(tenant));
+                }
+                return new ChangeMarks(change, now.absent());
+            });
             return null;
         });
         return settled.copy().orTimeout(lookupTimeout.toMillis(), TimeUnit.MILLISECONDS).handle((v, late) -> {
             if (late != null) {
+                LOG.warnf("tenant %s changed, and reloading it took over %d ms: forgotten here until PostgreSQL answers",
+                        tenantId, lookupTimeout.toMillis());
                 known.synchronous().invalidate(tenantId);
             }
             return (Void) null;

@@ -62,6 +62,9 @@ class TenantLookupsWithABusyPoolTests {
     @Test
     void aChangedTenantKeepsServingWhileItsReloadWaitsForABusyPoolThenIsForgottenAtTheDeadline() throws Exception {
         String t = tenant().rateLimit(1_000, 60).provision();
+        // Changed long ago, as the looks at changed rows see it: none of them reloads it during the test.
+        assertEquals(1, Db.execute(direct, "UPDATE tenants SET updated_at = now() - interval '1 hour' WHERE tenant_id = ?",
+                t));
         Events.post(t, "before").then().statusCode(202);
         assertEquals(1_000, directory.find(t).toCompletableFuture().get(5, TimeUnit.SECONDS).rateLimit());
 
@@ -81,7 +84,7 @@ class TenantLookupsWithABusyPoolTests {
             assertTrue(forgotten.getCause() instanceof LookupTimedOut, "asked for again, not served: " + forgotten);
             assertEquals(0, busy.finished(), "all of it happened while the pool was busy");
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> directory.find(t).toCompletableFuture()
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> directory.find(t).toCompletableFuture()
                 .get(5, TimeUnit.SECONDS).rateLimit() == 7);
     }
 
