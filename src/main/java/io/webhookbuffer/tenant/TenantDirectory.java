@@ -121,7 +121,8 @@ public class TenantDirectory {
         this.repository = repository;
         this.originSource = originSource;
         this.originPull = config.originPull().enabled();
-        this.lookupTimeout = config.lookupTimeout();
+        this.lookupTimeout = requestDeadline(config.lookupTimeout(), config.originPull().enabled(),
+                config.originPull().maxWait(), config.originPull().timeout());
         this.refreshes = new RefreshLimiter(config.maxConcurrentRefreshes());
         TenantConfig.MissBudget miss = config.missBudget();
         this.misses = LookupBudget.of("tenant miss budget", miss.maxConcurrent(), miss.maxWaiting(), miss.maxWait(),
@@ -260,6 +261,16 @@ public class TenantDirectory {
      */
     static long reloadDelayMillis(Duration ttl, DoubleSupplier random) {
         return (long) (ttl.toMillis() / 8 * random.getAsDouble());
+    }
+
+    /**
+     * How long a request waits for a lookup: {@code lookup-timeout}, and with origin pull-through on also the origin's
+     * turn and answer ({@code origin-pull.max-wait} + {@code origin-pull.timeout}), so a lookup the origin answers in
+     * its allowed time is never cut short by the database's deadline.
+     */
+    static Duration requestDeadline(Duration lookupTimeout, boolean originPull, Duration originWait,
+            Duration originTimeout) {
+        return originPull ? lookupTimeout.plus(originWait).plus(originTimeout) : lookupTimeout;
     }
 
     /**

@@ -11,7 +11,10 @@ import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
-/** The two pure parts of how the tenant cache reloads: the spread of reload starts, and the one future class. */
+/**
+ * The pure parts of the tenant cache: the spread of reload starts, the one future class, and how long a request waits
+ * for a lookup.
+ */
 class TenantReloadTests {
 
     @Test
@@ -22,6 +25,15 @@ class TenantReloadTests {
         assertEquals(3_750, TenantDirectory.reloadDelayMillis(ttl, () -> 0.5));
         long longest = TenantDirectory.reloadDelayMillis(ttl, () -> Math.nextDown(1.0));
         assertTrue(longest < 7_500 && longest >= 7_499, "just under an eighth of 60 s: " + longest);
+    }
+
+    @Test
+    void aRequestWaitsForTheOriginsTurnAndAnswerToo() {
+        Duration lookup = Duration.ofSeconds(2);
+        assertEquals(lookup, TenantDirectory.requestDeadline(lookup, false, Duration.ofSeconds(1), Duration.ofSeconds(3)));
+        assertEquals(Duration.ofSeconds(6),
+                TenantDirectory.requestDeadline(lookup, true, Duration.ofSeconds(1), Duration.ofSeconds(3)),
+                "origin pull-through on: the 3 s its answer is allowed and the 1 s its turn may take come on top");
     }
 
     @Test
