@@ -69,10 +69,9 @@ public class IngressGate {
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
 
     /**
-     * A request the gate let through: its tenant (known and active) and its whole body, within every limit; whether
-     * it is one of the start-up warm-up's rehearsals ({@link RehearsalTenant}), which no metric counts; how many
-     * bytes the body had; and, for a body checked off the heap, why it failed (its bytes then not kept: {@code body}
-     * is empty), or null when it was not checked or verified (it is verified again on the way, as every body is).
+     * A request the gate let through: its tenant (known, active), its whole body within every limit; whether it is a
+     * warm-up rehearsal ({@link RehearsalTenant}: no metric counts it); its length; for a body checked off the heap,
+     * why it failed (then {@code body} is empty), else null (every body is verified again on the way).
      */
     record Admitted(Tenant tenant, byte[] body, boolean rehearsal, int length, VerificationFailure refused) {
         Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
@@ -329,9 +328,7 @@ public class IngressGate {
         private final long started;
         /**
          * A declared body is copied into its final array as it arrives; one of unknown length into an array that
-         * doubles as it fills (up to the limit), never kept as the chunks Vert.x hands over: tens of MiB of those
-         * small buffers alive at once made each young collection copy them (pauses of 80 to 130 ms in the abuse
-         * suite's chunked 15 MB uploads), where a large array is allocated outside the young generation.
+         * doubles up to the limit, never kept as Vert.x's chunks (their young-generation copies paused 80-130 ms).
          */
         private final byte[] declared;
         private byte[] growing;
@@ -485,16 +482,19 @@ public class IngressGate {
 
     /** {@link #refuse(RoutingContext, IngressAnswer, long, boolean)} to a known tenant, kept in its refusals. */
     private void refuse(RoutingContext ctx, Tenant tenant, IngressAnswer answer, long started, long bodyBytes) {
-        if (!rehearsal.is(tenant.id())) {
-            refusals.record(tenant.id(), answer, ctx.request().headers().names(), bodyBytes,
-                    ctx.request().remoteAddress());
+        if (rehearsal.is(tenant.id())) { // the warm-up's: neither kept nor reported
+            writer.write(ctx, answer, false);
+            return;
         }
+        refusals.record(tenant.id(), answer, ctx.request().headers().names(), bodyBytes, ctx.request().remoteAddress());
         refuse(ctx, answer, started, false);
     }
 
-    /** Reports an ingest answer the gate gives ({@link IngressListener}) and writes it ({@link AnswerWriter}). */
+    /** Reports an ingest answer ({@link IngressListener}; not the warm-up's) and writes it ({@link AnswerWriter}). */
     private void refuse(RoutingContext ctx, IngressAnswer answer, long started, boolean close) {
-        answer.reportTo(listener, started);
+        if (!rehearsal.sentBy(ctx.request().connection().remoteAddress())) {
+            answer.reportTo(listener, started);
+        }
         writer.write(ctx, answer, close);
     }
 }

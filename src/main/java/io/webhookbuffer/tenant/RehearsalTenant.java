@@ -3,8 +3,12 @@ package io.webhookbuffer.tenant;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
+
+import io.vertx.core.net.SocketAddress;
 
 /**
  * The tenant the start-up warm-up sends its requests to (see {@code warmup.Warmup}): it exists only in this process,
@@ -23,6 +27,8 @@ public class RehearsalTenant {
     private final String secret;
     private final Tenant tenant;
     private volatile boolean open;
+    /** The warm-up's own raw connections ({@code host:port} of their client end), while it runs. */
+    private final Set<String> connections = ConcurrentHashMap.newKeySet();
 
     public RehearsalTenant() {
         StringBuilder name = new StringBuilder("warmup-");
@@ -62,5 +68,25 @@ public class RehearsalTenant {
 
     public void close() {
         open = false;
+    }
+
+    /** A connection the warm-up opened from {@code host:port}: what the server answers on it is a rehearsal. */
+    public void connected(String host, int port) {
+        connections.add(host + ":" + port);
+    }
+
+    /**
+     * Whether a request came on a connection the warm-up opened: {@code remote} is the connection's own address (the
+     * socket's, never a forwarded one), which is the rehearsal's client end. One check of an empty set once the
+     * warm-up is over.
+     */
+    public boolean sentBy(SocketAddress remote) {
+        return !connections.isEmpty() && remote != null && remote.hostAddress() != null
+                && connections.contains(remote.hostAddress() + ":" + remote.port());
+    }
+
+    /** The warm-up is over: no connection is the rehearsal's any more. */
+    public void forgetConnections() {
+        connections.clear();
     }
 }

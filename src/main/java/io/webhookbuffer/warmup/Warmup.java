@@ -40,9 +40,11 @@ import io.webhookbuffer.usage.UsageCounters;
  * whichever ends first, from {@code buffer.warmup.connections} connections, to the {@link RehearsalTenant}: through
  * the router, the gate, the ingest route that is configured (the gate's own, or RESTEasy:
  * {@code buffer.ingress.direct-route}), the MAC, the actor, and the real group-commit statement, rolled back
- * ({@code queue.RehearsalWriter}); then it waits, within {@code buffer.warmup.settle-max}, for the JIT compiler to
- * work off what the rehearsal queued. Readiness ({@code health.WarmupReadiness}) turns UP when it ends, whatever its
- * answers were: a database that fails the rehearsal fails the database check too, which says so.
+ * ({@code queue.RehearsalWriter}); then it rehearses the refusals ({@link RefusalRehearsal}: unknown tenants, bad
+ * signatures, oversized bodies, broken HTTP, {@code buffer.warmup.refusals} of them); then it waits, within
+ * {@code buffer.warmup.settle-max}, for the JIT compiler to work off what the rehearsals queued. Readiness
+ * ({@code health.WarmupReadiness}) turns UP when it ends, whatever its answers were: a database that fails the
+ * rehearsal fails the database check too, which says so.
  *
  * <p>What it leaves: nothing in PostgreSQL but the dead tuples of the rolled-back inserts (vacuum's), no usage, no
  * ingest metrics, no actor (forgotten at the end); the log's start and end lines. What it costs: the time to
@@ -66,6 +68,8 @@ public class Warmup {
     private final TenantActors actors;
     /** The listening server, for its port when the configured one is 0 (random: tests). */
     private final EdgePort edge;
+    private final RefusalRehearsal refusals;
+    private volatile RefusalRehearsal.Tally refused;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicLong issued = new AtomicLong();
     private final LongAdder accepted = new LongAdder();
@@ -77,8 +81,9 @@ public class Warmup {
     private volatile boolean stopping;
 
     public Warmup(Vertx vertx, WarmupConfig config, RehearsalTenant rehearsal, UsageCounters usage,
-            TenantActors actors, EdgePort edge) {
+            TenantActors actors, EdgePort edge, RefusalRehearsal refusals) {
         this.vertx = vertx;
+        this.refusals = refusals;
         this.edge = edge;
         this.config = config;
         this.rehearsal = rehearsal;
@@ -94,6 +99,11 @@ public class Warmup {
     /** Rehearsal requests answered with something other than 202 or 200 (or not answered). */
     public long failed() {
         return other.sum();
+    }
+
+    /** The refusal rehearsal's tally once it has ended, else null. */
+    public RefusalRehearsal.Tally refused() {
+        return refused;
     }
 
     /** Requests the rehearsal has had answered so far. */
@@ -148,7 +158,7 @@ public class Warmup {
         long startedNanos = System.nanoTime();
         long deadline = startedNanos + config.maxDuration().toNanos();
         AtomicInteger lanes = new AtomicInteger(config.connections());
-        Runnable finished = () -> finish(client, startedNanos);
+        Runnable finished = () -> finish(client, startedNanos, host, port);
         for (int i = 0; i < config.connections(); i++) {
             next(client, deadline, lanes, finished);
         }
@@ -190,10 +200,8 @@ public class Warmup {
         }
     }
 
-    private void finish(HttpClient client, long startedNanos) {
+    private void finish(HttpClient client, long startedNanos, String host, int port) {
         client.close();
-        rehearsal.close();
-        actors.forget(rehearsal.id());
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
         if (other.sum() > 0) {
             LOG.warnf("warm-up: %d requests in %.1f s, %d of them not answered 202 or 200 (the database or the "
@@ -202,7 +210,16 @@ public class Warmup {
             LOG.infof("warm-up: %d requests in %.1f s (%.0f/s; %d buffered and rolled back, %d duplicates)", sent(),
                     seconds, sent() / seconds, accepted.sum(), deduplicated.sum());
         }
-        settle(System.nanoTime(), -1);
+        refusals.run(host, port, () -> stopping).onComplete(tally -> {
+            rehearsal.close();
+            actors.forget(rehearsal.id());
+            refused = tally.result();
+            if (refused.sent() > 0) {
+                LOG.infof("warm-up: %d refusals rehearsed in %.1f s %s", refused.sent(), refused.seconds(),
+                        refused.outcomes());
+            }
+            settle(System.nanoTime(), -1);
+        });
     }
 
     /**
@@ -218,6 +235,7 @@ public class Warmup {
         if (stopping || compileMillis < 0 || (quiet && quietBefore) || waited > config.settleMax().toNanos()) {
             LOG.infof("warm-up: compiler %s after %.1f s more; taking traffic", quiet ? "settled" : "still busy",
                     waited / 1e9);
+            rehearsal.forgetConnections(); // after the settle: the server has long ended every rehearsal exchange
             done = true;
             return;
         }

@@ -28,6 +28,13 @@ public interface WarmupConfig {
     @WithDefault("10s")
     Duration settleMax();
 
+    /**
+     * Refused requests rehearsed after the signed ones ({@link RefusalRehearsal}: unknown tenants, bad signatures,
+     * bodies over the limit, broken HTTP), each on a connection of its own; 0: none.
+     */
+    @WithDefault("6000")
+    int refusals();
+
     /** Connections the rehearsal keeps busy at once (like a provider's concurrent deliveries). */
     @WithDefault("32")
     int connections();

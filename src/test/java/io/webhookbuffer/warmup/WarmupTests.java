@@ -18,7 +18,10 @@ import java.util.concurrent.TimeUnit;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -26,6 +29,9 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.actor.TenantActors;
+import io.webhookbuffer.ingress.EdgeRefusal;
+import io.webhookbuffer.ingress.IngestOutcome;
+import io.webhookbuffer.ingress.RefusalLog;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.queue.RehearsalWriter;
 import io.webhookbuffer.queue.StoreOutcome;
@@ -38,22 +44,25 @@ import io.webhookbuffer.testsupport.TestTenants;
 import io.webhookbuffer.usage.UsageCounters;
 
 /**
- * The start-up warm-up in an application of its own (3,000 rehearsal requests on 8 connections), against the real
- * PostgreSQL: it runs through the HTTP server to the real group-commit statement, readiness reports it, and it leaves
- * nothing behind (no queue or dedupe row, no usage, no ingest metric, no actor) and no way in (the rehearsal tenant is
- * unknown once it ends).
+ * The start-up warm-up in an application of its own (3,000 rehearsal requests on 8 connections, then 600 refusals),
+ * against the real PostgreSQL: it runs through the HTTP server to the real group-commit statement and through the
+ * edge's refusals, readiness reports it, and it leaves nothing behind (no queue or dedupe row, no usage, no ingest
+ * metric or refusal kept, no actor) and no way in (the rehearsal tenant is unknown once it ends).
  */
 @QuarkusTest
 @TestProfile(WarmupTests.Rehearsing.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WarmupTests {
 
     static final int REQUESTS = 3_000;
+    static final int REFUSALS = 600;
 
     public static class Rehearsing implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("buffer.warmup.enabled", "true", "buffer.warmup.requests", Integer.toString(REQUESTS),
-                    "buffer.warmup.connections", "8", "buffer.warmup.max-duration", "60s");
+                    "buffer.warmup.refusals", Integer.toString(REFUSALS), "buffer.warmup.connections", "8",
+                    "buffer.warmup.max-duration", "60s");
         }
     }
 
@@ -69,6 +78,8 @@ class WarmupTests {
     TenantActors actors;
     @Inject
     RehearsalWriter rehearsalWriter;
+    @Inject
+    RefusalLog refusalLog;
 
     @BeforeEach
     void warmedUp() {
@@ -94,6 +105,40 @@ class WarmupTests {
                 .executeAndAwait(Tuple.of(rehearsal.id())).iterator().next().getLong(0), "nor flushed");
         assertEquals(0, Scrape.now().count("buffer_ingest_total", "outcome", "buffered"), "no ingest metric");
         assertEquals(0, actors.size(), "its actor is forgotten");
+    }
+
+    @Test
+    void theRefusalsAreRehearsedThroughTheirOwnBranches() {
+        RefusalRehearsal.Tally refused = warmup.refused();
+        assertEquals(REFUSALS, refused.sent(), "every refusal exchange ended: " + refused.outcomes());
+        Map<String, Long> outcomes = refused.outcomes();
+        for (String status : List.of("400", "401", "404", "413")) {
+            assertTrue(outcomes.getOrDefault(status, 0L) > 0, status + " among " + outcomes);
+        }
+        // A third are unknown tenants, each a lookup of its own: 404 (or 503 lookup_busy past the miss budget).
+        assertTrue(outcomes.getOrDefault("404", 0L) >= REFUSALS / 6, "unknown tenants looked up: " + outcomes);
+        for (String outcome : outcomes.keySet()) {
+            assertTrue(outcome.matches("4\\d\\d|503|closed|left"), "only refusals and closes: " + outcomes);
+        }
+    }
+
+    /** First: the other tests send requests of their own, which are reported. */
+    @Test
+    @Order(1)
+    void theRefusalRehearsalIsNeitherReportedNorKept() {
+        Scrape metrics = Scrape.now();
+        for (IngestOutcome outcome : IngestOutcome.values()) {
+            assertEquals(0, metrics.count("buffer_ingest_total", "outcome", outcome.label()), outcome.label());
+        }
+        for (EdgeRefusal reason : EdgeRefusal.values()) {
+            assertEquals(0, metrics.count("buffer_ingress_refusals_total", "reason", reason.label()), reason.label());
+        }
+        assertEquals(List.of(), refusalLog.latest(100), "no refusal kept");
+        assertEquals(0, pool.preparedQuery("SELECT (SELECT count(*) FROM event_queue WHERE tenant_id LIKE $1)"
+                + " + (SELECT count(*) FROM processed_events WHERE tenant_id LIKE $1)"
+                + " + (SELECT count(*) FROM dead_letters WHERE tenant_id LIKE $1)")
+                .executeAndAwait(Tuple.of(rehearsal.id() + "%")).iterator().next().getLong(0), "nothing stored");
+        assertTrue(usage.drain().stream().noneMatch(c -> c.tenantId().startsWith(rehearsal.id())), "no usage");
     }
 
     @Test
