@@ -29,10 +29,10 @@ public interface WarmupConfig {
     Duration settleMax();
 
     /**
-     * Refused requests rehearsed after the signed ones ({@link RefusalRehearsal}: unknown tenants, bad signatures,
+     * Refused requests rehearsed beside the signed ones ({@link RefusalRehearsal}: unknown tenants, bad signatures,
      * bodies over the limit, broken HTTP), each on a connection of its own; 0: none.
      */
-    @WithDefault("6000")
+    @WithDefault("20000")
     int refusals();
 
     /** Connections the rehearsal keeps busy at once (like a provider's concurrent deliveries). */
