@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,6 +15,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.vertx.core.net.SocketAddress;
+import io.webhookbuffer.tenant.RehearsalTenant;
 
 /**
  * The failed-verification budget: 401s counted per tenant and per (tenant, client address) over a sliding window, so
@@ -45,13 +47,24 @@ public class VerificationBudget {
     private final LongSupplier nanos;
     private final Cache<String, FailureWindow> addresses;
     private final Cache<String, TenantState> tenants;
+    private final Predicate<String> uncounted;
 
     @Inject
-    public VerificationBudget(IngressConfig config) {
-        this(config.verification(), config.verification().maxTrackedAddresses(), System::nanoTime);
+    public VerificationBudget(IngressConfig config, RehearsalTenant rehearsal) {
+        this(config.verification(), config.verification().maxTrackedAddresses(), System::nanoTime, rehearsal::is);
     }
 
     VerificationBudget(IngressConfig.Verification config, int maxTenants, LongSupplier nanos) {
+        this(config, maxTenants, nanos, id -> false);
+    }
+
+    /**
+     * {@code uncounted}: the warm-up's rehearsal tenant, whose rehearsed bad signatures (warmup.RefusalRehearsal)
+     * would otherwise spend the loopback address's budget and refuse the signed rehearsal beside them.
+     */
+    VerificationBudget(IngressConfig.Verification config, int maxTenants, LongSupplier nanos,
+            Predicate<String> uncounted) {
+        this.uncounted = uncounted;
         this.windowNanos = config.failureWindow().toNanos();
         this.perAddress = config.maxFailuresPerAddress();
         this.perTenant = config.maxFailuresPerTenant();
@@ -68,7 +81,7 @@ public class VerificationBudget {
 
     /** 0 when this address may be verified for this tenant, else the {@code Retry-After} of its 429. */
     long addressRetryAfter(String tenantId, String address) {
-        if (perAddress == 0 || address == null) {
+        if (perAddress == 0 || address == null || uncounted.test(tenantId)) {
             return 0;
         }
         FailureWindow window = addresses.getIfPresent(key(tenantId, address));
@@ -104,6 +117,9 @@ public class VerificationBudget {
      * only narrows its large bodies).
      */
     void failed(String tenantId, String address, long bodyBytes) {
+        if (uncounted.test(tenantId)) {
+            return;
+        }
         long now = nanos.getAsLong();
         tenants.get(tenantId, id -> new TenantState(new FailureWindow(windowNanos, now))).failures
                 .record(now, weight(bodyBytes));

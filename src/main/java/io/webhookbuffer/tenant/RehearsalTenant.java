@@ -57,6 +57,11 @@ public class RehearsalTenant {
         return id.equals(tenantId);
     }
 
+    /** Whether {@code tenantId} is this tenant's id or one the refusal rehearsal made from it (its unknown tenants). */
+    public boolean owns(String tenantId) {
+        return tenantId != null && tenantId.startsWith(id);
+    }
+
     /** The rehearsal tenant when {@code tenantId} names it and the warm-up runs; null otherwise. */
     Tenant lookup(String tenantId) {
         return open && id.equals(tenantId) ? tenant : null;

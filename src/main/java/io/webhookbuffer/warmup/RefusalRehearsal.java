@@ -51,6 +51,7 @@ public class RefusalRehearsal {
 
     /** How long an exchange waits for the first byte of its answer (or the server's close). */
     static final long ANSWER_MILLIS = 2_000;
+    private static final long CONNECT_MILLIS = 2_000;
     private static final int BLOCK = 64 * 1024;
     private static final String JSON = "{\"id\":\"evt_rehearsal\",\"type\":\"warmup.refusal\"}";
 
@@ -110,14 +111,20 @@ public class RefusalRehearsal {
             return done.future();
         }
         List<LongFunction<Shape>> catalogue = catalogue();
-        NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(2_000));
+        NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)
+                .setConnectTimeout((int) CONNECT_MILLIS));
         long started = System.nanoTime();
+        Runnable end = () -> {
+            if (done.tryComplete(tally)) {
+                tally.seconds = (System.nanoTime() - started) / 1e9;
+                client.close();
+            }
+        };
+        // A backstop: whatever an exchange missed (a close event never delivered), the warm-up ends, and readiness
+        // with it, once the last exchange could have ended.
+        vertx.setTimer(config.maxDuration().toMillis() + CONNECT_MILLIS + ANSWER_MILLIS + 1_000, t -> end.run());
         Run run = new Run(client, host, port, catalogue, tally, started + config.maxDuration().toNanos(), stopping,
-                new AtomicInteger(lanes), () -> {
-                    client.close();
-                    tally.seconds = (System.nanoTime() - started) / 1e9;
-                    done.complete(tally);
-                });
+                new AtomicInteger(lanes), end);
         for (int i = 0; i < lanes; i++) {
             run.next();
         }
@@ -265,7 +272,13 @@ public class RefusalRehearsal {
                     ended("not connected");
                     return;
                 }
-                new Exchange(connected.result(), this).start(shape);
+                Exchange exchange = new Exchange(connected.result(), this);
+                try {
+                    exchange.start(shape);
+                } catch (RuntimeException e) {
+                    exchange.end("error"); // the socket closed under it: the lane goes on
+                    connected.result().close();
+                }
             });
         }
 
@@ -282,6 +295,7 @@ public class RefusalRehearsal {
         private final Run run;
         private long timer = -1;
         private String outcome;
+        private boolean ended;
 
         Exchange(NetSocket socket, Run run) {
             this.socket = socket;
@@ -298,7 +312,7 @@ public class RefusalRehearsal {
             socket.write(shape.bytes());
             if (shape.awaitsAnswer()) {
                 timer = vertx.setTimer(ANSWER_MILLIS, t -> {
-                    outcome = "no answer";
+                    end("no answer"); // ends it here: a close event is not waited for
                     socket.close();
                 });
             } else {
@@ -319,6 +333,10 @@ public class RefusalRehearsal {
         }
 
         private void end(String how) {
+            if (ended) {
+                return;
+            }
+            ended = true;
             if (timer >= 0) {
                 vertx.cancelTimer(timer);
                 timer = -1;

@@ -60,6 +60,8 @@ public class Warmup {
     private static final int FILLER = 960;
     private static final long SETTLE_POLL_MILLIS = 250;
     private static final long SETTLED_MILLIS = 25;
+    /** After readiness, how long the refusal rehearsal's connections still count as its own. */
+    private static final long FORGET_CONNECTIONS_MILLIS = 10_000;
 
     private final Vertx vertx;
     private final WarmupConfig config;
@@ -167,15 +169,15 @@ public class Warmup {
             logSigned(startedNanos);
             partDone(parts);
         };
+        for (int i = 0; i < config.connections(); i++) {
+            next(client, deadline, lanes, finished);
+        }
         refusals.run(host, port, () -> stopping).onComplete(tally -> {
             refused = tally.result();
             LOG.infof("warm-up: %d refusals rehearsed in %.1f s %s", refused.sent(), refused.seconds(),
                     refused.outcomes());
             partDone(parts);
         });
-        for (int i = 0; i < config.connections(); i++) {
-            next(client, deadline, lanes, finished);
-        }
     }
 
     /** One of the two rehearsals ended; after both, the rehearsal tenant is closed and the compiler awaited. */
@@ -247,7 +249,8 @@ public class Warmup {
         if (stopping || compileMillis < 0 || (quiet && quietBefore) || waited > config.settleMax().toNanos()) {
             LOG.infof("warm-up: compiler %s after %.1f s more; taking traffic", quiet ? "settled" : "still busy",
                     waited / 1e9);
-            rehearsal.forgetConnections(); // after the settle: the server has long ended every rehearsal exchange
+            // Later: a refusal the server answers after its rehearsal sender gave up (2 s) is still not reported.
+            vertx.setTimer(FORGET_CONNECTIONS_MILLIS, t -> rehearsal.forgetConnections());
             done = true;
             return;
         }

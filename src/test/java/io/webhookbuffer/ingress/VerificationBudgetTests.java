@@ -41,6 +41,22 @@ class VerificationBudgetTests {
     }
 
     @Test
+    void theWarmupsRehearsalTenantSpendsNoBudget() {
+        VerificationBudget budget = new VerificationBudget(config(3, 3, 1, 1000), 1000, now::get,
+                "warmup-x"::equals);
+        for (int i = 0; i < 10; i++) {
+            budget.failed("warmup-x", "127.0.0.1", 10 * 65536);
+        }
+        assertEquals(0, budget.addressRetryAfter("warmup-x", "127.0.0.1"), "its address is not refused");
+        assertNotNull(budget.permit("warmup-x"));
+        assertNotNull(budget.permit("warmup-x"), "nor its large bodies narrowed (one at a time when guarded)");
+        for (int i = 0; i < 3; i++) {
+            budget.failed("t", "127.0.0.1");
+        }
+        assertTrue(budget.addressRetryAfter("t", "127.0.0.1") > 0, "another tenant's failures still count");
+    }
+
+    @Test
     void anAddressPastItsBudgetIsRefusedUntilTheWindowForgetsItsFailures() {
         VerificationBudget budget = budget(3, 1000, 2);
         for (int i = 0; i < 3; i++) {
