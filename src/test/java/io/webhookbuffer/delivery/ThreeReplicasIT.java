@@ -363,6 +363,6 @@ class ThreeReplicasIT {
     private void start(String originUrl, String name) throws IOException {
         Map<String, String> env = new HashMap<>(TwoReplicasIT.quickDelivery(originUrl));
         env.put("BUFFER_RATELIMIT_HEARTBEAT", "1s");
-        replicas.add(ServiceProcess.start("three-" + name, env));
+        replicas.add(ServiceProcess.start("three-" + name, ServiceProcess.shortWarmup(env)));
     }
 }

@@ -66,7 +66,7 @@ class TwoReplicasIT {
     }
 
     private ServiceProcess start(String originUrl, String name) throws IOException {
-        ServiceProcess p = ServiceProcess.start("replica-" + name, quickDelivery(originUrl));
+        ServiceProcess p = ServiceProcess.start("replica-" + name, ServiceProcess.shortWarmup(quickDelivery(originUrl)));
         replicas.add(p);
         return p;
     }

@@ -111,14 +111,15 @@ class GracefulShutdownIT {
     @Test
     void sigtermTurnsReadinessDownServesThroughTheDelayThenRefusesAndLosesNoAcceptedEvent() throws Exception {
         String tenant = "shutdown-" + UUID.randomUUID().toString().substring(0, 8);
-        try (FakeOrigin origin = new FakeOrigin(); ServiceProcess service = ServiceProcess.start("shutdown", Map.of(
+        try (FakeOrigin origin = new FakeOrigin(); ServiceProcess service = ServiceProcess.start("shutdown",
+                ServiceProcess.shortWarmup(Map.of(
                 "BUFFER_ORIGIN_BASE_URL", origin.baseUrl(),
                 "BUFFER_DELIVERY_BACKOFF_BASE", "20s",
                 "BUFFER_DELIVERY_BACKOFF_CAP", "20s",
                 "BUFFER_DELIVERY_LINGER", "0ms",
                 "BUFFER_DELIVERY_SWEEP_INTERVAL", "1s",
                 "QUARKUS_SHUTDOWN_DELAY", DELAY.toSeconds() + "s",
-                "BUFFER_MANAGEMENT_PORT", Integer.toString(ServiceProcess.freePort())))) {
+                "BUFFER_MANAGEMENT_PORT", Integer.toString(ServiceProcess.freePort()))))) {
             origin.answer(tenant, batch -> Answer.status(503));
             service.awaitReady();
             assertEquals(200, service.command(tenant, "{\"secrets\":[\"" + SECRET + "\"],\"rateLimit\":100000}"));

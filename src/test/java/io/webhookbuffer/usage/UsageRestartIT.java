@@ -57,7 +57,8 @@ class UsageRestartIT {
     }
 
     private ServiceProcess startReplica(String name) throws Exception {
-        ServiceProcess replica = ServiceProcess.start(name, Map.of("BUFFER_USAGE_FLUSH_INTERVAL", "1h"));
+        ServiceProcess replica = ServiceProcess.start(name,
+                ServiceProcess.shortWarmup(Map.of("BUFFER_USAGE_FLUSH_INTERVAL", "1h")));
         replicas.add(replica);
         return replica.awaitReady();
     }
