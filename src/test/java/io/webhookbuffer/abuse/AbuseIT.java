@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  * nothing of the hostile traffic stored; the legitimate sender answered 202/200 throughout, its p99 within
  * {@code p99-factor} of its quiet p99; the RSS under the pod's limit; the process alive and ready at the end.
  *
- * <p>{@code mvn -B verify} runs the CI size (about two minutes); {@code bench/abuse.sh} the full one.
+ * <p>{@code mvn -B verify} runs the CI size (about two minutes); {@code bench/abuse.sh} the full one, and
+ * {@code bench/abuse.sh --uploads} the issue's done-when shape alone (64 connections pushing 15 MB unsigned bodies to a
+ * small-limit tenant and to unknown tenants, the p99 within 2x).
  */
 class AbuseIT {
 
@@ -62,6 +64,12 @@ class AbuseIT {
                         "the legitimate sender's p99 under abuse "
                         + report.abused.p99() + " ms is within " + settings.p99Factor + " x its quiet p99 "
                         + report.quiet.p99() + " ms"),
+                () -> assertTrue(settings.settledP99Factor == 0 || report.settled.p99() <= report.settledP99Bound(),
+                        "the legitimate sender's p99 after the abuse's first " + settings.onset.toSeconds() + " s "
+                        + report.settled.p99() + " ms is within " + settings.settledP99Factor + " x its quiet p99 "
+                        + report.quiet.p99() + " ms"),
+                () -> assertTrue(settings.settledP99Factor == 0 || report.settled.sent() >= settings.legitRate,
+                        "the abuse outlasted its onset"),
                 () -> assertTrue(report.rssMax > 0 && report.rssMax <= settings.rssBound, "RSS at most "
                         + AbuseReport.mib(settings.rssBound) + " MiB: " + AbuseReport.mib(report.rssMax) + " MiB"),
                 () -> assertTrue(report.survived, "the process is alive at the end"),

@@ -28,6 +28,8 @@ final class AbuseReport {
     final AbuseSettings settings;
     final Window quiet;
     final Window abused;
+    /** Under abuse, after its {@code onset} (the JIT compiler's seconds): the steady cost of the abuse. */
+    final Window settled;
     final Tally tally;
     final long hostileRequests;
     final long rssAtStart;
@@ -53,6 +55,7 @@ final class AbuseReport {
         // The baseline leaves out the sender's first seconds: a cold start is not the quiet the abuse is compared with.
         this.quiet = window(answers, run.quietStart + run.settings.quietSettle.toMillis(), run.abuseStart);
         this.abused = window(answers, run.abuseStart, run.abuseEnd);
+        this.settled = window(answers, run.abuseStart + run.settings.onset.toMillis(), run.abuseEnd);
         this.tally = run.tally;
         this.hostileRequests = HOSTILE_ROWS.stream().mapToLong(tally::total).sum();
         List<long[]> samples;
@@ -103,18 +106,24 @@ final class AbuseReport {
         return Math.round(settings.p99Factor * quiet.p99);
     }
 
+    long settledP99Bound() {
+        return Math.round(settings.settledP99Factor * quiet.p99);
+    }
+
     long undeliberate5xx() {
         return HOSTILE_ROWS.stream().mapToLong(tally::undeliberate5xx).sum();
     }
 
     String summary() {
-        StringBuilder md = new StringBuilder("## Abuse suite (").append(settings.full ? "full" : "CI").append(")\n\n");
+        StringBuilder md = new StringBuilder("## Abuse suite (")
+                .append(settings.uploads ? "uploads" : settings.full ? "full" : "CI").append(")\n\n");
         md.append("Conditions: ").append(settings.describe()).append(".\n\n");
         md.append("| traffic | requests | 2xx | 4xx | 503 (deliberate) | other 5xx | closed, no answer | still open "
                 + "| statuses | p50 ms | p99 ms |\n");
         md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n");
         legitRow(md, "legitimate sender, quiet", quiet);
         legitRow(md, "legitimate sender, under abuse", abused);
+        legitRow(md, "legitimate sender, after the abuse's first " + settings.onset.toSeconds() + " s", settled);
         for (String row : HOSTILE_ROWS) {
             Map<Integer, Long> s = tally.of(row);
             md.append("| ").append(row).append(" | ").append(tally.total(row)).append(" | ")
@@ -131,6 +140,10 @@ final class AbuseReport {
                         ? "reported, not asserted at this size"
                         : String.format(Locale.ROOT, "%.0fx = %d ms", settings.p99Factor, p99Bound()),
                 quiet.allAccepted() && abused.allAccepted()));
+        md.append(String.format(Locale.ROOT, "- after the abuse's first %d s (the JIT compiler's): p99 %d ms (%.1fx;"
+                + " bound %s)%n", settings.onset.toSeconds(), settled.p99,
+                quiet.p99 == 0 ? 0.0 : (double) settled.p99 / quiet.p99, settings.settledP99Factor == 0 ? "reported"
+                        : String.format(Locale.ROOT, "%.0fx = %d ms", settings.settledP99Factor, settledP99Bound())));
         md.append(String.format(Locale.ROOT, "- RSS (VmRSS): %d MiB when the abuse began, at most %d MiB, %d MiB at "
                 + "the end; bound %d MiB%n", mib(rssAtStart), mib(rssMax), mib(rssEnd), mib(settings.rssBound)));
         md.append("- process alive to the end: ").append(survived).append("; /q/health/ready during the abuse ")

@@ -119,7 +119,8 @@ final class AbuseRun implements AutoCloseable {
         Thread slowThread = daemon(() -> slow.hold(settings.slow, settings.slowHold), "abuse-slow");
         slowThread.start();
         BigBodies big = new BigBodies(service.port(), targets, tally, runId);
-        Thread bigThread = daemon(() -> big.push(settings.big, settings.bigRounds, settings.bigBytes), "abuse-big");
+        Thread bigThread = daemon(() -> big.push(settings.big, settings.bigRounds, settings.bigBytes,
+                settings.bigTargets), "abuse-big");
         bigThread.start();
         flood();
         bigThread.join(TimeUnit.MINUTES.toMillis(5));

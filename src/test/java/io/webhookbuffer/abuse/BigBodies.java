@@ -17,6 +17,7 @@ import io.webhookbuffer.testsupport.RawHttp;
  * unknown tenants and to the tenant allowed 25 MiB (where a body within the limit is read, holds the replica's budget
  * and is refused 401 only once read; past the budget, 503 {@code replica_busy}); half with {@code Content-Length},
  * half chunked. Each writes its whole body in 64 KiB blocks unless the server ends the connection first.
+ * {@code abuse.big-targets} picks which of the three get them (the issue's done-when names the first two).
  */
 final class BigBodies {
 
@@ -37,23 +38,25 @@ final class BigBodies {
         this.runId = runId;
     }
 
-    void push(int connections, int rounds, int bytes) {
+    /** {@code to}: of {@code small}, {@code unknown}, {@code large} ({@link AbuseSettings#bigTargets}), in turn. */
+    void push(int connections, int rounds, int bytes, List<String> to) {
         for (int round = 0; round < rounds; round++) {
             ExecutorService pool = Executors.newFixedThreadPool(connections, r -> AbuseRun.daemon(r, "abuse-big"));
             List<Runnable> uploads = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
                 int n = round * connections + i;
-                String row = switch (n % 3) {
-                    case 0 -> SMALL;
-                    case 1 -> UNKNOWN;
+                String target = to.get(n % to.size());
+                String row = switch (target) {
+                    case "small" -> SMALL;
+                    case "unknown" -> UNKNOWN;
                     default -> LARGE;
                 };
-                String tenant = switch (n % 3) {
-                    case 0 -> targets.small();
-                    case 1 -> runId + "-big-" + n;
+                String tenant = switch (target) {
+                    case "small" -> targets.small();
+                    case "unknown" -> runId + "-big-" + n;
                     default -> targets.large();
                 };
-                boolean chunked = (n / 3) % 2 == 1;
+                boolean chunked = (n / to.size()) % 2 == 1;
                 uploads.add(() -> upload(row, tenant, chunked, bytes));
             }
             uploads.forEach(pool::submit);
