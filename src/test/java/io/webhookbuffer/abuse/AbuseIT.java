@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +32,7 @@ class AbuseIT {
         AbuseSettings settings = AbuseSettings.fromEnvironment();
         AbuseReport report;
         Hostile.Targets targets;
+        List<String> errors;
         try (AbuseRun run = new AbuseRun(settings)) {
             run.start();
             targets = run.targets;
@@ -39,8 +41,9 @@ class AbuseIT {
             boolean alive = run.alive();
             run.finish();
             report = new AbuseReport(run, run.stored(), run.foreignLegitRows(), run.errorLines(), alive);
+            errors = run.errorSamples(5);
         }
-        String summary = report.summary();
+        String summary = report.summary() + errors.stream().map(e -> "  - " + e + "\n").collect(Collectors.joining());
         System.out.println(summary);
         Files.writeString(AbuseRun.DIR.resolve("summary.md"), summary, StandardCharsets.UTF_8);
         Files.writeString(AbuseRun.DIR.resolve("legit.csv"), report.legitCsv(), StandardCharsets.UTF_8);

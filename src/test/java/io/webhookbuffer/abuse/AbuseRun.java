@@ -219,6 +219,16 @@ final class AbuseRun implements AutoCloseable {
         }
     }
 
+    /** The first {@code max} ERROR lines of the service's log, for the summary (a failed run's log is overwritten). */
+    List<String> errorSamples(int max) throws IOException {
+        if (!Files.exists(log())) {
+            return List.of();
+        }
+        try (var lines = Files.lines(log(), StandardCharsets.UTF_8)) {
+            return lines.filter(l -> l.contains(" ERROR ")).limit(max).toList();
+        }
+    }
+
     private String provision(TestTenants tenant) throws IOException, InterruptedException {
         int status = service.command(tenant.id(), tenant.json());
         if (status != 200) {
