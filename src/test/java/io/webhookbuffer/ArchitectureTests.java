@@ -1,6 +1,7 @@
 package io.webhookbuffer;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import java.nio.file.Files;
@@ -12,12 +13,14 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAnnotation;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 
+import io.quarkus.scheduler.Scheduled;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.controlplane.CommandSignature;
 import io.webhookbuffer.ingress.DirectIngest;
@@ -132,5 +135,27 @@ class ArchitectureTests {
                         .and(JavaClass.Predicates.resideOutsideOfPackages("io.webhookbuffer.egress..",
                                 "io.webhookbuffer.common..")))
                 .check(MAIN);
+    }
+
+    /**
+     * A job the scheduler fires once shutdown has begun meets beans already destroyed: at a SIGTERM, the Redis probe
+     * and the rate-limit heartbeat re-created their beans after the Redis client had closed and logged
+     * "[Error Occurred After Shutdown] ... redisClientAndApi is null" (2 abuse runs of 14). The scheduler itself stops
+     * only after the beans it calls, so every job skips outside the application's running span; the work due at
+     * shutdown is done by the ShutdownEvent observers (usage flush, replica leave, lease release).
+     */
+    @Test
+    void scheduledJobsSkipOnceShutdownHasBegun() {
+        methods().that().areAnnotatedWith(Scheduled.class)
+                .should().beAnnotatedWith(new DescribedPredicate<JavaAnnotation<?>>(
+                        "@Scheduled(skipExecutionIf = Scheduled.ApplicationNotRunning.class)") {
+                    @Override
+                    public boolean test(JavaAnnotation<?> annotation) {
+                        return annotation.getRawType().isEquivalentTo(Scheduled.class)
+                                && annotation.get("skipExecutionIf").map(v -> v instanceof JavaClass c
+                                        && c.isEquivalentTo(Scheduled.ApplicationNotRunning.class)).orElse(false);
+                    }
+                })
+                .check(SERVICE);
     }
 }

@@ -212,7 +212,8 @@ public class WindowLeases {
         return g;
     }
 
-    @Scheduled(every = "${buffer.ratelimit.heartbeat:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${buffer.ratelimit.heartbeat:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> heartbeat() {
         long now = System.currentTimeMillis();
         long lapse = now + 3 * config.heartbeat().toMillis();

@@ -52,7 +52,8 @@ public class LifecycleOutbox {
     }
 
     @Scheduled(every = "${buffer.lifecycle.interval:1h}", delayed = "${buffer.lifecycle.interval:1h}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "lifecycle-outbox")
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class, identity = "lifecycle-outbox")
     Uni<Void> scheduled() {
         return claims.runIfClaimed("lifecycle-outbox", config.interval(), this::run);
     }

@@ -60,7 +60,8 @@ public class UsageReporter {
 
     /** Not at start-up: the first run is one interval after it, on whichever replica claims the run. */
     @Scheduled(every = "${buffer.usage.interval:1h}", delayed = "${buffer.usage.interval:1h}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "usage-report")
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class, identity = "usage-report")
     Uni<Void> scheduled() {
         if (!client.configured()) {
             LOG.debug("buffer.control.url is not set: no usage snapshots are pushed");

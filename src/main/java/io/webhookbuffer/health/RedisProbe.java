@@ -29,7 +29,8 @@ public class RedisProbe {
         this.config = config;
     }
 
-    @Scheduled(every = "${buffer.health.redis-interval:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${buffer.health.redis-interval:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledPing() {
         return ping().replaceWithVoid();
     }

@@ -168,7 +168,8 @@ public class RefusalLog {
     }
 
     /** Appends what is new to each tenant's Redis list (newest at the head), trims it and renews its expiry. */
-    @Scheduled(every = "${buffer.refusals.flush-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${buffer.refusals.flush-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> flush() {
         Map<String, List<Refusal>> batch;
         synchronized (recent) {

@@ -114,7 +114,8 @@ public class StateMeters {
      * Rebuilds the labelled series from the latest snapshot and breaker set (when they changed). On a schedule, not
      * inside a scrape, so a scrape never registers meters.
      */
-    @Scheduled(every = "5s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "5s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     synchronized void publish() {
         if (tenantEvents == null) {
             return; // not registered yet

@@ -47,7 +47,8 @@ public class DedupeRetention {
     }
 
     @Scheduled(every = "${buffer.dedupe.cleanup-interval:5m}", delayed = "30s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledCleanup() {
         return purgeOlderThan(OffsetDateTime.now(ZoneOffset.UTC).minus(config.retention()))
                 .invoke(n -> {

@@ -72,7 +72,8 @@ public class QueueDepthFold {
     }
 
     @Scheduled(every = "${buffer.queue.depth-fold-interval:30s}", delayed = "5s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledFold() {
         return fold().onFailure().invoke(f -> LOG.warnf("queue depth fold failed, will retry next run: %s",
                 f.getMessage())).onFailure().recoverWithNull().replaceWithVoid();

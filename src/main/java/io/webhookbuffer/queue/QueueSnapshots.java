@@ -105,7 +105,8 @@ public class QueueSnapshots {
         return last;
     }
 
-    @Scheduled(every = "${buffer.queue.snapshot-interval:3s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${buffer.queue.snapshot-interval:3s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledRefresh() {
         return refresh().onFailure().invoke(f -> LOG.warnf("backlog snapshot failed, keeping the previous one: %s",
                 f.getMessage())).onFailure().recoverWithNull().replaceWithVoid();

@@ -195,6 +195,7 @@ public class TenantDirectory {
      * A failed look is retried from the same point at the next interval.
      */
     @Scheduled(every = "${buffer.tenants.cache-refresh:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class,
             identity = "tenant-changes")
     Uni<Void> followChanges() {
         return Uni.createFrom().completionStage(() -> repository.changedSince(lastLook.minus(LOOK_BACK)))

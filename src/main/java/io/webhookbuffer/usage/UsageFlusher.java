@@ -36,7 +36,8 @@ public class UsageFlusher {
     // The first flush comes one interval after start, not at start: the counters are empty then, and a flush the
     // scheduler fires up to a second late would catch the first events (UsageRestartIT caught it doing so).
     @Scheduled(every = "${buffer.usage.flush-interval:10s}", delayed = "${buffer.usage.flush-interval:10s}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "usage-flush")
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class, identity = "usage-flush")
     Uni<Void> scheduled() {
         return flush().onFailure().recoverWithNull().replaceWithVoid();
     }
