@@ -21,7 +21,7 @@ import io.webhookbuffer.verify.VerificationFailure;
  * until it is passed on. Used on the request's event loop, but for {@link #verify}, which runs on the pool while the
  * loop leaves the bytes alone: a close meanwhile frees them only when it has returned.
  */
-final class CheckedBody {
+final class CheckedBody implements BodyRoom {
 
     private static final Logger LOG = Logger.getLogger(CheckedBody.class);
 
@@ -47,7 +47,7 @@ final class CheckedBody {
     }
 
     /**
-     * Makes room off the heap: {@code capacity} bytes at first (the declared length), growing up to {@code limit}.
+     * Makes room off the heap: {@code capacity} bytes at first (the declared length, or none), growing up to {@code limit}.
      * False when direct memory ran out (it is bounded by the in-flight budget well before the JVM's limit).
      */
     boolean open(int capacity, int limit) {
@@ -62,8 +62,19 @@ final class CheckedBody {
         }
     }
 
+    @Override
+    public int room() {
+        return held == null ? -1 : held.capacity();
+    }
+
+    @Override
+    public void grow(int capacity) {
+        held.capacity(capacity);
+    }
+
     /** The next chunk: off the heap, unless the headers decided already. */
-    void add(Buffer chunk) {
+    @Override
+    public void add(Buffer chunk) {
         if (held != null) {
             held.writeBytes(chunk.getByteBuf());
         }

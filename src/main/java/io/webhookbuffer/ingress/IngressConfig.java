@@ -27,7 +27,8 @@ public interface IngressConfig {
 
     /**
      * Body bytes the requests in flight on this replica may hold at once, all tenants together: taken when a request
-     * is admitted (its {@code Content-Length}, or chunk by chunk) and given back with its answer. A request that
+     * is admitted (its {@code Content-Length}; for a chunked body, the room it is read into, taken as that room
+     * doubles up to the tenant's limit) and given back with its answer. A request that
      * does not fit is answered 503 with {@code Retry-After} before more of its body is read. At least
      * {@code quarkus.http.limits.max-body-size}, so that the largest body can always be taken alone.
      */

@@ -1,6 +1,5 @@
 package io.webhookbuffer.ingress;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -47,8 +46,8 @@ import io.webhookbuffer.verify.VerificationFailure;
  * stays paused while the tenant is looked up: an unknown or inactive tenant is 404, a {@code Content-Length} above the
  * tenant's limit 413 and one the replica's budget ({@link InFlightBytes}) cannot take 503, all before a byte of the
  * body is read. Then the body is read with a deadline (408) and, when its length was not declared, a running cap (413
- * at the first chunk past the limit) and budget taken chunk by chunk; a large one, off the heap until it verifies
- * ({@link CheckedBody}). The tenant and the bytes go on to
+ * at the first chunk past the limit) and budget taken as its room grows ({@link BodyRoom}); a large one, off the heap
+ * until it verifies ({@link CheckedBody}). The tenant and the bytes go on to
  * {@link DirectIngest}, which answers from this route ({@code buffer.ingress.direct-route}, the default), or else to
  * {@link WebhookResource} in the routing context; the budget is given back with the answer.</li>
  * </ul>
@@ -63,8 +62,6 @@ public class IngressGate {
     private static final String ADMITTED = IngressGate.class.getName() + ".admitted";
     /** Every request, first (ops.RequestLogging gives the request its id just before). */
     public static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
-    /** What a chunked body's array starts at (it doubles as the body grows, up to the tenant's limit). */
-    private static final int FIRST_CHUNKED_CAPACITY = 16 * 1024;
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
 
@@ -326,18 +323,14 @@ public class IngressGate {
         private final Tenant tenant;
         private final int limit;
         private final long started;
-        /**
-         * A declared body is copied into its final array as it arrives; one of unknown length into an array that
-         * doubles up to the limit, never kept as Vert.x's chunks (their young-generation copies paused 80-130 ms).
-         */
-        private final byte[] declared;
-        private byte[] growing;
         /** The declared length, or -1. */
         private final long expected;
-        /** Null when the body is read onto the heap (above) and verified later. */
+        /** Null when the body is read onto the heap ({@link #heap}) and verified later. */
         private final CheckedBody checked;
+        private final HeapBody heap;
+        private final BodyRoom room;
         private int size;
-        /** Budget held for this request: the declared length, or what has arrived of a body of unknown length. */
+        /** Budget held for this request: the declared length, or the room of a body of unknown length. */
         private long taken;
         private long deadline;
         /** Answered, or read in full and passed on: later chunks and timers change nothing. */
@@ -350,9 +343,8 @@ public class IngressGate {
             this.started = started;
             this.checked = checked;
             this.expected = declaredLength;
-            boolean heap = checked == null;
-            this.declared = heap && declaredLength >= 0 ? new byte[(int) declaredLength] : null;
-            this.growing = heap && declaredLength < 0 ? new byte[Math.min(limit, FIRST_CHUNKED_CAPACITY)] : null;
+            this.heap = checked == null ? new HeapBody(declaredLength) : null;
+            this.room = checked == null ? heap : checked;
             this.taken = Math.max(0, declaredLength);
         }
 
@@ -365,7 +357,7 @@ public class IngressGate {
                 letGo();
             });
             if (checked != null
-                    && !checked.open((int) (expected >= 0 ? expected : Math.min(limit, FIRST_CHUNKED_CAPACITY)), limit)) {
+                    && !checked.open((int) Math.max(0, expected), limit)) {
                 refuse(IngressResponses.busy(busyRetryAfter)); // direct memory ran out after all: retry later
                 return;
             }
@@ -388,27 +380,30 @@ public class IngressGate {
             if (length > (expected >= 0 ? expected : limit) - size) {
                 usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
                 refuse(IngressResponses.tooLarge());
-            } else if (expected < 0 && !inFlight.tryTake(length)) {
+            } else if (expected < 0 && !roomFor(size + length)) {
                 refuse(IngressResponses.busy(busyRetryAfter));
             } else {
-                taken += expected < 0 ? length : 0;
-                keep(chunk, length);
+                room.add(chunk);
                 size += length;
             }
         }
 
-        /** A chunk within every limit (its budget taken): to the check, or into the heap array. */
-        private void keep(Buffer chunk, int length) {
-            if (checked != null) {
-                checked.add(chunk);
-            } else if (declared != null) {
-                chunk.getBytes(declared, size);
-            } else {
-                if (size + length > growing.length) {
-                    growing = Arrays.copyOf(growing, (int) Math.min(limit, Math.max(size + length, 2L * growing.length)));
-                }
-                chunk.getBytes(growing, size);
+        /**
+         * A body of unknown length: room for {@code needed} bytes, its budget taken before it grows; false (nothing
+         * grown) when the budget cannot take it. Bytes not kept (the headers refused already) count as they arrive.
+         * The copy as an array grows, old and new at once, is not counted: one copy, at most one per event loop.
+         */
+        private boolean roomFor(int needed) {
+            int now = room.room();
+            int target = now < 0 ? needed : needed <= now ? now : BodyRoom.grown(now, needed, limit);
+            if (target > taken && !inFlight.tryTake(target - taken)) {
+                return false;
             }
+            taken = Math.max(taken, target);
+            if (target > now && now >= 0) {
+                room.grow(target);
+            }
+            return true;
         }
 
         private void complete() {
@@ -418,7 +413,7 @@ public class IngressGate {
             over = true;
             vertx.cancelTimer(deadline);
             if (checked == null) {
-                pass(new Admitted(tenant, declared != null ? declared : joined(), rehearsal.is(tenant.id())));
+                pass(new Admitted(tenant, heap.take(), rehearsal.is(tenant.id())));
             } else if (!checked.needsMac()) {
                 pass(verdict(checked.verify()));
             } else {
@@ -462,12 +457,6 @@ public class IngressGate {
             if (checked != null) {
                 checked.letGo();
             }
-        }
-
-        private byte[] joined() {
-            byte[] body = size == growing.length ? growing : Arrays.copyOf(growing, size);
-            growing = null;
-            return body;
         }
 
         private void refuse(IngressAnswer answer) {
