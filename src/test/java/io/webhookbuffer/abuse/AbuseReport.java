@@ -1,5 +1,6 @@
 package io.webhookbuffer.abuse;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,6 +47,9 @@ final class AbuseReport {
     private final String attackerPriority;
     private final List<SignedLoad.Answer> answers;
     private final long quietStart;
+    /** Cores busy in each phase, and by whom ({@link CpuShare}). */
+    private final String cpuQuiet;
+    private final String cpuAbused;
     private final long abuseStart;
     private final long abuseEnd;
 
@@ -78,6 +82,8 @@ final class AbuseReport {
         this.attackerPriority = run.attackerPriority;
         this.answers = answers;
         this.quietStart = run.quietStart;
+        this.cpuQuiet = CpuShare.between(run.cpuQuiet, run.cpuAbuse);
+        this.cpuAbused = CpuShare.between(run.cpuAbuse, run.cpuEnd);
         this.abuseStart = run.abuseStart;
         this.abuseEnd = run.abuseEnd;
     }
@@ -116,8 +122,12 @@ final class AbuseReport {
 
     String summary() {
         StringBuilder md = new StringBuilder("## Abuse suite (")
-                .append(settings.uploads ? "uploads" : settings.full ? "full" : "CI").append(")\n\n");
+                .append(settings.mode).append(")\n\n");
         md.append("Conditions: ").append(settings.describe()).append(".\n\n");
+        // Wall-clock times, to match the legitimate sender's answers (legit.csv: ms since the quiet start) against
+        // the service's log or a GC log of the run.
+        md.append(String.format(Locale.ROOT, "Phases (UTC): quiet from %s, abuse from %s to %s.%n%n",
+                Instant.ofEpochMilli(quietStart), Instant.ofEpochMilli(abuseStart), Instant.ofEpochMilli(abuseEnd)));
         md.append("| traffic | requests | 2xx | 4xx | 503 (deliberate) | other 5xx | closed, no answer | still open "
                 + "| statuses | p50 ms | p99 ms |\n");
         md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n");
@@ -151,6 +161,7 @@ final class AbuseReport {
         md.append("- stored: ").append(legit202).append(" legitimate events answered 202; rows of the legitimate "
                 + "tenant with a foreign body: ").append(foreignLegitRows).append("; rows of hostile tenants: ")
                 .append(stored.size() <= 2 ? "none" : "see the check").append('\n');
+        md.append("- CPU, quiet: ").append(cpuQuiet).append("; under abuse: ").append(cpuAbused).append('\n');
         md.append("- ERROR lines in the service's log: ").append(errorLines).append('\n');
         md.append(String.format(Locale.ROOT, "- abuse phase %.1f s: %.0f hostile requests/s on average; the hostile "
                 + "clients' JVM: %s%n", abuseMillis / 1000.0, hostileRequests * 1000.0 / Math.max(1, abuseMillis),

@@ -59,6 +59,10 @@ final class AbuseRun implements AutoCloseable {
     /** What lowering this JVM's priority for the hostile clients came to: "nice 19", or why it did not. */
     String attackerPriority = "not lowered";
     long quietStart;
+    /** CPU readings: after the quiet phase's settling, at the abuse's start, at its end. */
+    CpuShare cpuQuiet;
+    CpuShare cpuAbuse;
+    CpuShare cpuEnd;
     long abuseStart;
     long abuseEnd;
     SlowConnections slow;
@@ -109,12 +113,15 @@ final class AbuseRun implements AutoCloseable {
         // only what the buffer leaves of the cores, in both phases, as an attacker on other machines would.
         attackerPriority = AttackerPriority.lower(settings.attackerNice);
         quietStart = System.currentTimeMillis();
-        Thread.sleep(settings.quietSettle.toMillis() + settings.quiet.toMillis());
+        Thread.sleep(settings.quietSettle.toMillis());
+        cpuQuiet = cpu();
+        Thread.sleep(settings.quiet.toMillis());
     }
 
     /** Everything hostile at once, beside the legitimate sender; returns when all of it is done. */
     void abuse() throws Exception {
         abuseStart = System.currentTimeMillis();
+        cpuAbuse = cpu();
         slow = new SlowConnections(service.port(), targets, tally);
         Thread slowThread = daemon(() -> slow.hold(settings.slow, settings.slowHold), "abuse-slow");
         slowThread.start();
@@ -128,6 +135,7 @@ final class AbuseRun implements AutoCloseable {
         readyDuringAbuse = ready();
         slow.finish();
         abuseEnd = System.currentTimeMillis();
+        cpuEnd = cpu();
     }
 
     /** The hostile requests, paced at {@code hostile-rate}, {@code hostile-concurrency} connections at a time. */
@@ -249,6 +257,10 @@ final class AbuseRun implements AutoCloseable {
             Thread.currentThread().interrupt();
             return "interrupted";
         }
+    }
+
+    private CpuShare cpu() {
+        return CpuShare.now(service.process().pid(), legit.pid());
     }
 
     private void sampleRss(long pid) {

@@ -60,6 +60,10 @@ final class LegitProcess implements AutoCloseable {
         return answers;
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     @Override
     public void close() {
         process.destroyForcibly();
