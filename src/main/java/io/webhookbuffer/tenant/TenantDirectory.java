@@ -146,10 +146,11 @@ public class TenantDirectory {
 
                     @Override
                     public CompletableFuture<Tenant> asyncReload(String id, Tenant old, Executor executor) {
-                        // A refresh: the cached value keeps serving meanwhile, so it can wait its turn.
+                        // A refresh: the cached value keeps serving meanwhile, so it can wait its turn. It starts
+                        // on the JDK's delay thread (it only submits a query), not a thread of its own (LookupBudget.of).
                         Executor later = CompletableFuture.delayedExecutor(
                                 reloadDelayMillis(config.cacheTtl(), ThreadLocalRandom.current()::nextDouble),
-                                TimeUnit.MILLISECONDS);
+                                TimeUnit.MILLISECONDS, Runnable::run);
                         return CompletableFuture.supplyAsync(
                                 () -> refreshes.submit(() -> load(id, true)), later)
                                 .thenCompose(reload -> reload);

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -129,6 +131,30 @@ class LookupBudgetTests {
         assertTrue(thrown.isCompletedExceptionally());
         assertFalse(budget.submit(() -> CompletableFuture.completedFuture("ok")).isCompletedExceptionally(),
                 "both slots were given back");
+    }
+
+    /**
+     * The production budget's wait deadlines ({@link LookupBudget#of}) start no thread each. They ran on the
+     * CompletableFuture async pool, which is a new thread per task where the common pool has fewer than two workers
+     * (two cores or fewer: this machine, a pod of k8s/): every miss that waited for its turn under a flood of unknown
+     * ids started a thread when its deadline came (3,387 in one abuse run, seen failing here: 100 for 100).
+     */
+    @Test
+    void theRealDeadlinesStartNoThreadPerWaiter() throws Exception {
+        LookupBudget real = LookupBudget.of("test", 1, 200, Duration.ofMillis(20), 1_000_000);
+        CompletableFuture<String> never = new CompletableFuture<>();
+        real.submit(() -> never); // holds the one slot: every later lookup waits, then its deadline refuses it
+        real.submit(() -> never).handle((v, e) -> null).get(5, TimeUnit.SECONDS); // the delay thread starts once
+        long before = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount();
+        List<CompletableFuture<String>> waiting = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            waiting.add(real.submit(() -> never));
+        }
+        CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).handle((v, e) -> null)
+                .get(10, TimeUnit.SECONDS);
+        long threads = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount() - before;
+        waiting.forEach(LookupBudgetTests::assertRefused);
+        assertTrue(threads < 20, threads + " threads started for 100 wait deadlines");
     }
 
     private static void assertRefused(CompletableFuture<?> result) {
