@@ -59,7 +59,7 @@ final class LookupBudget {
     /**
      * The budget with the JDK's shared delay scheduler for the waiters' deadlines, each run on that one thread (it only
      * completes a future): not on the CompletableFuture async pool, which where the common pool has fewer than two
-     * workers (two cores or fewer, as in k8s/) starts a thread per task, one per waiting miss of a flood.
+     * workers (two CPUs or fewer seen by the JVM, as in a small pod) starts a thread per task: one per waiting miss.
      */
     static LookupBudget of(String name, int maxConcurrent, int maxWaiting, Duration maxWait, int perSecond) {
         return new LookupBudget(name, maxConcurrent, maxWaiting, maxWait, perSecond, System::nanoTime,
