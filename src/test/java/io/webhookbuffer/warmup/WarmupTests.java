@@ -7,6 +7,8 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.inject.Inject;
 
@@ -82,6 +85,8 @@ class WarmupTests {
     RehearsalWriter rehearsalWriter;
     @Inject
     RefusalLog refusalLog;
+    @Inject
+    RefusalRehearsal refusals;
 
     @BeforeEach
     void warmedUp() {
@@ -122,6 +127,19 @@ class WarmupTests {
         for (String outcome : outcomes.keySet()) {
             assertTrue(outcome.matches("4\\d\\d|503|closed|left"), "only refusals and closes: " + outcomes);
         }
+    }
+
+    @Test
+    void aRefusalRehearsalHasItsDurationWhenItsListenersRun() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        AtomicReference<Double> seen = new AtomicReference<>();
+        // Every connection refused: the tally completes on an event loop, once this listener is in place.
+        refusals.run("127.0.0.1", closedPort, () -> false).onComplete(done -> seen.set(done.result().seconds()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> seen.get() != null);
+        assertTrue(seen.get() > 0, "the duration is set before the listeners (the log line) read it: " + seen.get());
     }
 
     /** First: the other tests send requests of their own, which are reported. */
