@@ -1,5 +1,6 @@
 package io.webhookbuffer.ingress;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
@@ -21,6 +23,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.net.SocketAddress;
@@ -40,6 +43,8 @@ import io.webhookbuffer.common.ConfigCheck;
 public class RefusalLog {
 
     private static final Logger LOG = Logger.getLogger(RefusalLog.class);
+    /** How long the flush at shutdown may take; past it, what it had not written is given up. */
+    private static final Duration SHUTDOWN_FLUSH = Duration.ofSeconds(2);
     static final String KEY_PREFIX = "wb:refusals:";
     /** At most this many header names per entry, each cut to {@link #MAX_NAME} characters. */
     static final int MAX_NAMES = 8;
@@ -187,6 +192,19 @@ public class RefusalLog {
                     LOG.debugf("refusals not written to Redis: %s", e.toString());
                     return null;
                 });
+    }
+
+    /**
+     * The last interval's refusals go to Redis at shutdown too: the scheduled flush skips once shutdown has begun, and
+     * the refusals of a replica's last second (the 503s of its own shutdown among them) would be lost with it. Runs
+     * after the HTTP server's graceful end and before the Redis client closes; bounded by {@link #SHUTDOWN_FLUSH}.
+     */
+    void flushAtShutdown(@Observes ShutdownEvent event) {
+        try {
+            flush().await().atMost(SHUTDOWN_FLUSH);
+        } catch (RuntimeException e) {
+            LOG.debugf("refusals not written to Redis at shutdown: %s", e.toString());
+        }
     }
 
     private Uni<Void> append(String tenantId, List<Refusal> refusals) {

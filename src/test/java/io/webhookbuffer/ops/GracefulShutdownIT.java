@@ -43,6 +43,11 @@ import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
 import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.local.LocalServers;
 import io.webhookbuffer.local.LocalServersConfigSourceFactory;
@@ -119,6 +124,8 @@ class GracefulShutdownIT {
                 "BUFFER_DELIVERY_LINGER", "0ms",
                 "BUFFER_DELIVERY_SWEEP_INTERVAL", "1s",
                 "BUFFER_HEALTH_REDIS_INTERVAL", "1s",
+                // No scheduled flush of the refusal log in the test's time: what reaches Redis, the shutdown wrote.
+                "BUFFER_REFUSALS_FLUSH_INTERVAL", "1h",
                 "QUARKUS_SHUTDOWN_DELAY", DELAY.toSeconds() + "s",
                 "BUFFER_MANAGEMENT_PORT", Integer.toString(ServiceProcess.freePort()))))) {
             origin.answer(tenant, batch -> Answer.status(503));
@@ -144,6 +151,7 @@ class GracefulShutdownIT {
             for (int i = 0; i < 200; i++) {
                 burst.add(send(http, service.port(), tenant + "/burst-" + i));
             }
+            assertEquals(401, forged(http, service.port(), tenant), "a forged webhook is refused");
             try (SlowUpload slow = new SlowUpload(service.port(), tenant, "slow")) {
                 sigterm.set(System.nanoTime());
                 service.process().destroy(); // SIGTERM while the burst is in flight and the load goes on
@@ -191,6 +199,35 @@ class GracefulShutdownIT {
             // probe, pinging every second here, logged "Error Occurred After Shutdown"); ArchitectureTests holds the rule.
             assertEquals(List.of(), log.lines().filter(line -> line.contains(" ERROR ")).toList(),
                     "ERROR lines in the service's log");
+            List<String> kept = refusalsKept(tenant);
+            assertTrue(kept.stream().anyMatch(r -> r.contains("\"status\":401")),
+                    "the refusal of the replica's last interval reached Redis at shutdown: " + kept);
+        }
+    }
+
+    /** A webhook whose signature is not the tenant's; returns the status. */
+    private static int forged(HttpClient http, int port, String tenant) throws IOException, InterruptedException {
+        byte[] body = "{\"id\":\"forged\"}".getBytes(StandardCharsets.UTF_8);
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhook/" + tenant))
+                .header("content-type", "application/json").header("X-Event-ID", "forged")
+                .header("X-Signature", Signed.signature("not-" + SECRET, body)).timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
+    /** The tenant's refusals as RefusalLog keeps them in Redis (every replica's), newest first. */
+    private static List<String> refusalsKept(String tenant) throws Exception {
+        LocalServers.Endpoint endpoint = LocalServers.redis(true);
+        Vertx vertx = Vertx.vertx();
+        try {
+            Response list = Redis.createClient(vertx, "redis://" + endpoint.host() + ":" + endpoint.port())
+                    .send(Request.cmd(Command.LRANGE).arg("wb:refusals:" + tenant).arg(0).arg(-1))
+                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            List<String> out = new ArrayList<>();
+            list.forEach(r -> out.add(r.toString()));
+            return out;
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }
 
