@@ -124,9 +124,11 @@ public final class ServiceProcess implements AutoCloseable {
      * because on a shared 2-core machine under load a start was seen to take 40-55 s before the warm-up began.
      */
     public ServiceProcess awaitReady() {
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> HTTP
-                .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        // A replica that exited (a JVM option it refused, a port taken) fails the wait at once, not after 3 minutes.
+        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                .failFast("the service exited before it was ready: see its log under target/", () -> !process.isAlive())
+                .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
+                        + "/q/health/ready")).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
         return this;
     }
 
