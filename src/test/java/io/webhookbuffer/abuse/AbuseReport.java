@@ -150,10 +150,16 @@ final class AbuseReport {
                         ? "reported, not asserted at this size"
                         : String.format(Locale.ROOT, "%.0fx = %d ms", settings.p99Factor, p99Bound()),
                 quiet.allAccepted() && abused.allAccepted()));
-        md.append(String.format(Locale.ROOT, "- after the abuse's first %d s (the JIT compiler's): p99 %d ms (%.1fx;"
-                + " bound %s)%n", settings.onset.toSeconds(), settled.p99,
-                quiet.p99 == 0 ? 0.0 : (double) settled.p99 / quiet.p99, settings.settledP99Factor == 0 ? "reported"
-                        : String.format(Locale.ROOT, "%.0fx = %d ms", settings.settledP99Factor, settledP99Bound())));
+        if (settled.sent() == 0) {
+            md.append(String.format(Locale.ROOT, "- after the abuse's first %d s (the JIT compiler's): none, the abuse"
+                    + " lasted %.1f s%n", settings.onset.toSeconds(), (abuseEnd - abuseStart) / 1000.0));
+        } else {
+            md.append(String.format(Locale.ROOT, "- after the abuse's first %d s (the JIT compiler's): p99 %d ms"
+                    + " (%.1fx; bound %s)%n", settings.onset.toSeconds(), settled.p99,
+                    quiet.p99 == 0 ? 0.0 : (double) settled.p99 / quiet.p99, settings.settledP99Factor == 0
+                            ? "reported" : String.format(Locale.ROOT, "%.0fx = %d ms", settings.settledP99Factor,
+                                    settledP99Bound())));
+        }
         md.append(String.format(Locale.ROOT, "- RSS (VmRSS): %d MiB when the abuse began, at most %d MiB, %d MiB at "
                 + "the end; bound %d MiB%n", mib(rssAtStart), mib(rssMax), mib(rssEnd), mib(settings.rssBound)));
         md.append("- process alive to the end: ").append(survived).append("; /q/health/ready during the abuse ")

@@ -107,6 +107,11 @@ final class AbuseRun implements AutoCloseable {
 
     /** The legitimate sender alone: its quiet latency. */
     void quiet() throws IOException, InterruptedException {
+        if (settings.prewarmRounds > 0) {
+            // A replica that has met such uploads before: rounds of them, not counted, before the sender starts.
+            new BigBodies(service.port(), targets, new Tally(), runId + "-pre").push(settings.big,
+                    settings.prewarmRounds, settings.bigBytes, settings.bigTargets);
+        }
         legit = LegitProcess.start("http://127.0.0.1:" + service.port(), targets.legit(), legitSecret,
                 settings.legitRate, DIR.resolve("legit-sender.log"));
         // The service and the sender were started at this JVM's priority; from here on the hostile clients get

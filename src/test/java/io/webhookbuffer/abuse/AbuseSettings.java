@@ -42,6 +42,11 @@ final class AbuseSettings {
      * 25 MiB tenant, whose bodies are read whole and verified). The issue's done-when names the first two.
      */
     final List<String> bigTargets;
+    /**
+     * Rounds of the oversized bodies sent before the quiet phase, neither counted nor timed (0 by default): the abuse
+     * then meets a replica that has refused such uploads before, not one meeting its first (docs/abuse.md).
+     */
+    final int prewarmRounds;
     final long rssBound;
     /**
      * The legitimate sender's p99 under abuse may be at most this many times its quiet p99 (full run: 5, over the JIT
@@ -84,6 +89,7 @@ final class AbuseSettings {
         bigRounds = integer("big-rounds", 1, 3, 10);
         bigBytes = integer("big-bytes", 15_000_000, 15_000_000);
         bigTargets = targets(text("big-targets", pick("small,unknown,large", "small,unknown,large", "small,unknown")));
+        prewarmRounds = integer("prewarm-rounds", 0, 0);
         rssBound = Long.parseLong(text("rss-bound", Long.toString(POD_LIMIT_BYTES)).strip());
         p99Factor = Double.parseDouble(text("p99-factor", pick("0", "5", "2")));
         onset = Duration.ofSeconds(integer("onset", 15, 15));
@@ -106,10 +112,12 @@ final class AbuseSettings {
         return String.format(Locale.ROOT, "mode %s; legitimate sender %d signed requests/s (alone %d s first, the first"
                 + " %d s of them left out of the quiet p99); %,d hostile requests at up to %d/s over %d connections at a"
                 + " time; %d slow connections held %d s; %d x %d connections pushing %,d-byte bodies (to %s); JVM %s;"
-                + " the legitimate sender in its own process, the hostile clients' JVM at nice %d",
+                + " the legitimate sender in its own process, the hostile clients' JVM at nice %d%s",
                 mode, legitRate, quietSettle.toSeconds() + quiet.toSeconds(),
                 quietSettle.toSeconds(), hostile, hostileRate, hostileConcurrency, slow, slowHold.toSeconds(), bigRounds,
-                big, bigBytes, String.join(", ", bigTargets), String.join(" ", serviceJvm()), attackerNice);
+                big, bigBytes, String.join(", ", bigTargets), String.join(" ", serviceJvm()), attackerNice,
+                prewarmRounds == 0 ? "" : String.format(Locale.ROOT, "; %d round(s) of the uploads before the quiet"
+                        + " phase, not counted", prewarmRounds));
     }
 
     private int integer(String name, int ci, int fullValue) {
