@@ -158,9 +158,10 @@ final class AbuseRun implements AutoCloseable {
                     if (due > 0) {
                         sleepNanos(due);
                     }
-                    // A third are unknown tenants, each id new: "by the thousand".
-                    Hostile h = i % 3 == 0 ? Hostile.unknown(runId, i) : catalogue.get((int) ((i - i / 3 - 1)
-                            % catalogue.size()));
+                    // One in hostile-unknown-every (a third) are unknown tenants, each id new: "by the thousand".
+                    int every = settings.hostileUnknownEvery;
+                    Hostile h = every > 0 && i % every == 0 ? Hostile.unknown(runId, i)
+                            : catalogue.get((int) ((every > 0 ? i - i / every - 1 : i) % catalogue.size()));
                     tally.exchange(h.group(), h.name(), service.port(), h.bytes(), h.halfClose(), within);
                 }
             });

@@ -32,6 +32,8 @@ final class AbuseSettings {
     final int hostile;
     final int hostileRate;
     final int hostileConcurrency;
+    /** One hostile request in this many is to an unknown tenant (3: a third; 1: all; 0: none, the catalogue only). */
+    final int hostileUnknownEvery;
     final int slow;
     final Duration slowHold;
     final int big;
@@ -83,6 +85,7 @@ final class AbuseSettings {
         hostile = integer("hostile", 10_000, 30_000, 0);
         hostileRate = integer("hostile-rate", 400, 400);
         hostileConcurrency = integer("hostile-concurrency", 24, 24);
+        hostileUnknownEvery = integer("hostile-unknown-every", 3, 3);
         slow = integer("slow", 200, 400, 0);
         slowHold = Duration.ofSeconds(integer("slow-hold", 20, 60, 0));
         big = integer("big", 64, 64);
@@ -111,11 +114,12 @@ final class AbuseSettings {
     String describe() {
         return String.format(Locale.ROOT, "mode %s; legitimate sender %d signed requests/s (alone %d s first, the first"
                 + " %d s of them left out of the quiet p99); %,d hostile requests at up to %d/s over %d connections at a"
-                + " time; %d slow connections held %d s; %d x %d connections pushing %,d-byte bodies (to %s); JVM %s;"
-                + " the legitimate sender in its own process, the hostile clients' JVM at nice %d%s",
-                mode, legitRate, quietSettle.toSeconds() + quiet.toSeconds(),
-                quietSettle.toSeconds(), hostile, hostileRate, hostileConcurrency, slow, slowHold.toSeconds(), bigRounds,
-                big, bigBytes, String.join(", ", bigTargets), String.join(" ", serviceJvm()), attackerNice,
+                + " time (one in %d to an unknown tenant; 0: none); %d slow connections held %d s; %d x %d connections"
+                + " pushing %,d-byte bodies (to %s); JVM %s; the legitimate sender in its own process, the hostile"
+                + " clients' JVM at nice %d%s",
+                mode, legitRate, quietSettle.toSeconds() + quiet.toSeconds(), quietSettle.toSeconds(), hostile,
+                hostileRate, hostileConcurrency, hostileUnknownEvery, slow, slowHold.toSeconds(), bigRounds, big, bigBytes,
+                String.join(", ", bigTargets), String.join(" ", serviceJvm()), attackerNice,
                 prewarmRounds == 0 ? "" : String.format(Locale.ROOT, "; %d round(s) of the uploads before the quiet"
                         + " phase, not counted", prewarmRounds));
     }
