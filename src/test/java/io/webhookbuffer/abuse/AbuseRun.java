@@ -145,7 +145,7 @@ final class AbuseRun implements AutoCloseable {
 
     /** The hostile requests, paced at {@code hostile-rate}, {@code hostile-concurrency} connections at a time. */
     private void flood() throws InterruptedException {
-        List<Hostile> catalogue = Hostile.catalogue(targets);
+        List<Hostile> catalogue = Hostile.catalogue(targets, settings.hostileGroups);
         ExecutorService pool = Executors.newFixedThreadPool(settings.hostileConcurrency, r -> daemon(r, "abuse-flood"));
         AtomicLong next = new AtomicLong();
         long start = System.nanoTime();

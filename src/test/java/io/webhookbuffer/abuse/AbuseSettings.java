@@ -34,6 +34,8 @@ final class AbuseSettings {
     final int hostileConcurrency;
     /** One hostile request in this many is to an unknown tenant (3: a third; 1: all; 0: none, the catalogue only). */
     final int hostileUnknownEvery;
+    /** The catalogue's kinds the flood sends ({@link Hostile#GROUPS}; empty, the default: all of them). */
+    final List<String> hostileGroups;
     final int slow;
     final Duration slowHold;
     final int big;
@@ -86,6 +88,7 @@ final class AbuseSettings {
         hostileRate = integer("hostile-rate", 400, 400);
         hostileConcurrency = integer("hostile-concurrency", 24, 24);
         hostileUnknownEvery = integer("hostile-unknown-every", 3, 3);
+        hostileGroups = groups(text("hostile-groups", ""));
         slow = integer("slow", 200, 400, 0);
         slowHold = Duration.ofSeconds(integer("slow-hold", 20, 60, 0));
         big = integer("big", 64, 64);
@@ -114,12 +117,13 @@ final class AbuseSettings {
     String describe() {
         return String.format(Locale.ROOT, "mode %s; legitimate sender %d signed requests/s (alone %d s first, the first"
                 + " %d s of them left out of the quiet p99); %,d hostile requests at up to %d/s over %d connections at a"
-                + " time (one in %d to an unknown tenant; 0: none); %d slow connections held %d s; %d x %d connections"
-                + " pushing %,d-byte bodies (to %s); JVM %s; the legitimate sender in its own process, the hostile"
-                + " clients' JVM at nice %d%s",
+                + " time (one in %d to an unknown tenant, 0: none; the rest of the catalogue's kinds: %s); %d slow"
+                + " connections held %d s; %d x %d connections pushing %,d-byte bodies (to %s); JVM %s; the legitimate"
+                + " sender in its own process, the hostile clients' JVM at nice %d%s",
                 mode, legitRate, quietSettle.toSeconds() + quiet.toSeconds(), quietSettle.toSeconds(), hostile,
-                hostileRate, hostileConcurrency, hostileUnknownEvery, slow, slowHold.toSeconds(), bigRounds, big, bigBytes,
-                String.join(", ", bigTargets), String.join(" ", serviceJvm()), attackerNice,
+                hostileRate, hostileConcurrency, hostileUnknownEvery,
+                hostileGroups.isEmpty() ? "all" : String.join(", ", hostileGroups), slow, slowHold.toSeconds(),
+                bigRounds, big, bigBytes, String.join(", ", bigTargets), String.join(" ", serviceJvm()), attackerNice,
                 prewarmRounds == 0 ? "" : String.format(Locale.ROOT, "; %d round(s) of the uploads before the quiet"
                         + " phase, not counted", prewarmRounds));
     }
@@ -152,6 +156,18 @@ final class AbuseSettings {
             throw new IllegalArgumentException("abuse.big-targets: a list of small, unknown, large; was " + list);
         }
         return targets;
+    }
+
+    private static List<String> groups(String list) {
+        if (list.isBlank()) {
+            return List.of();
+        }
+        List<String> groups = List.of(list.strip().split("\\s*,\\s*"));
+        if (!Hostile.GROUPS.containsAll(groups)) {
+            throw new IllegalArgumentException("abuse.hostile-groups: a comma-separated list of " + Hostile.GROUPS
+                    + "; was " + list);
+        }
+        return groups;
     }
 
     private static String text(String name, String fallback) {

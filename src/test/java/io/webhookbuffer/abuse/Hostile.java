@@ -32,6 +32,8 @@ record Hostile(String group, String name, byte[] bytes, boolean halfClose) {
     private static final String SIGNATURES = "malformed signatures";
     private static final String NESTED = "deeply nested JSON";
     static final String SIGNED_ODD = "signed odd JSON";
+    /** The catalogue's kinds, in its order: the names {@code abuse.hostile-groups} takes. */
+    static final List<String> GROUPS = List.of(BROKEN, CHUNKING, LENGTH, HEADERS, PATHS, SIGNATURES, NESTED, SIGNED_ODD);
 
     static List<Hostile> catalogue(Targets t) {
         List<Hostile> all = new ArrayList<>();
@@ -43,6 +45,11 @@ record Hostile(String group, String name, byte[] bytes, boolean halfClose) {
         signatures(all, t);
         nested(all, t);
         return all;
+    }
+
+    /** The catalogue's requests of the given kinds ({@link #GROUPS}; empty: all of them). */
+    static List<Hostile> catalogue(Targets t, List<String> groups) {
+        return catalogue(t).stream().filter(h -> groups.isEmpty() || groups.contains(h.group())).toList();
     }
 
     /** A request to a tenant id nobody provisioned, in one of a few shapes. */
