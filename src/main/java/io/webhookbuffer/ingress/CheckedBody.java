@@ -29,8 +29,11 @@ final class CheckedBody implements BodyRoom {
     private static final ByteBufAllocator OFF_HEAP = UnpooledByteBufAllocator.DEFAULT;
     private static final byte[] NOT_KEPT = new byte[0];
 
-    /** What the check said, and the body's bytes on the heap when it verified ({@code refused} null). */
-    record Verdict(byte[] body, int length, VerificationFailure refused) {
+    /**
+     * What the check said ({@code checked}: {@code NONE} when the body verified, why not when it failed, null when it
+     * was not checked), and the body's bytes on the heap unless it failed.
+     */
+    record Verdict(byte[] body, int length, VerificationFailure checked) {
     }
 
     private final BodyCheck check;
@@ -128,14 +131,18 @@ final class CheckedBody implements BodyRoom {
             check.update(held.nioBuffer(0, size));
         }
         VerificationFailure verdict = check.finish();
-        return verdict == VerificationFailure.NONE ? unchecked() : new Verdict(NOT_KEPT, size, verdict);
+        return verdict == VerificationFailure.NONE ? onHeap(verdict) : new Verdict(NOT_KEPT, size, verdict);
     }
 
     /** The bytes on the heap without a MAC, for the ingest path to verify (or refuse) as it does any body. */
     Verdict unchecked() {
+        return onHeap(null);
+    }
+
+    private Verdict onHeap(VerificationFailure checked) {
         byte[] body = new byte[size];
         held.getBytes(0, body);
-        return new Verdict(body, size, null);
+        return new Verdict(body, size, checked);
     }
 
     /**

@@ -66,7 +66,7 @@ public class DirectIngest {
             IngressGate.Admitted admitted) {
         try {
             return ingest.admit(admitted.tenant(), request::getHeader, request.remoteAddress(), admitted.body(),
-                    clock.millis(), admitted.refused(), admitted.length()).toCompletableFuture();
+                    clock.millis(), admitted.checked(), admitted.length()).toCompletableFuture();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -119,19 +119,19 @@ public class IngestService {
     }
 
     /**
-     * {@link #admit(Tenant, Function, SocketAddress, byte[], long)} for a body the gate checked off the heap
-     * ({@code IngressGate}, {@code verify.BodyCheck}): {@code refused} is why its signature failed (its bytes were
-     * not kept, {@code checkedBytes} says how many the MAC read), or null when it was not checked or verified (then it
-     * is verified here as every body is).
+     * {@link #admit(Tenant, Function, SocketAddress, byte[], long)} for a body the gate may have checked off the heap
+     * ({@code IngressGate}, {@code verify.BodyCheck}): {@code checked} is {@code NONE} when its signature verified
+     * there (it is not MACed again), why it failed (its bytes were not kept, {@code checkedBytes} says how many the
+     * MAC read), or null when it was not checked (then it is verified here as every body is).
      */
     public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, SocketAddress peer,
-            byte[] body, long receivedAt, VerificationFailure refused, int checkedBytes) {
-        CompletionStage<Admission> decided = decide(tenant, headers, peer, body, receivedAt, refused, checkedBytes);
+            byte[] body, long receivedAt, VerificationFailure checked, int checkedBytes) {
+        CompletionStage<Admission> decided = decide(tenant, headers, peer, body, receivedAt, checked, checkedBytes);
         return Providers.answersWithoutBody(tenant.provider()) ? decided.thenApply(Bodiless::new) : decided;
     }
 
     private CompletionStage<Admission> decide(Tenant tenant, Function<String, String> headers, SocketAddress peer,
-            byte[] body, long receivedAt, VerificationFailure refused, int checkedBytes) {
+            byte[] body, long receivedAt, VerificationFailure checked, int checkedBytes) {
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
@@ -153,10 +153,17 @@ public class IngestService {
             budget.failed(tenant.id(), address);
             return done(new Unauthorized(VerificationFailure.BAD_SIGNATURE));
         }
-        if (refused != null) {
+        if (checked == VerificationFailure.NONE) {
+            // Verified off the heap: not MACed again; a large body's dedupe key is still computed off the loop.
+            return body.length < offloadBytes
+                    ? verified(tenant, headers, body, receivedAt, verifier, new Checked(checked, null, body.length),
+                            address, tally)
+                    : offloaded(tenant, headers, body, receivedAt, verifier, true, address, tally);
+        }
+        if (checked != null) {
             // Checked off the heap and failed: counted and answered as a failed MAC here would be, with no second
             // MAC (the bytes are gone).
-            return verified(tenant, headers, body, receivedAt, verifier, new Checked(refused, null, checkedBytes),
+            return verified(tenant, headers, body, receivedAt, verifier, new Checked(checked, null, checkedBytes),
                     address, tally);
         }
         if (body.length < offloadBytes && !verifier.costly(tenant.secrets())) {
@@ -166,15 +173,20 @@ public class IngestService {
             return verified(tenant, headers, body, receivedAt, verifier, new Checked(failure, null, body.length),
                     address, tally);
         }
-        return offloaded(tenant, headers, body, receivedAt, verifier, address, tally);
+        return offloaded(tenant, headers, body, receivedAt, verifier, false, address, tally);
     }
 
-    /** A large body, or a costly scheme: verified on the pool, within the tenant's share of it. */
+    /**
+     * A large body, or a costly scheme: verified on the pool, within the tenant's share of it; one the gate verified
+     * already ({@code verifiedAlready}) has only its dedupe key computed there.
+     */
     private CompletionStage<Admission> offloaded(Tenant tenant, Function<String, String> headers, byte[] body,
-            long receivedAt, SignatureVerifier verifier, String address, UsageCounters.Tally tally) {
+            long receivedAt, SignatureVerifier verifier, boolean verifiedAlready, String address,
+            UsageCounters.Tally tally) {
         VerificationBudget.Permit permit = budget.permit(tenant.id());
         CompletionStage<Checked> offloaded = permit == null ? null
-                : pool.submit(() -> verifyOffLoop(verifier, headers, body, tenant, receivedAt));
+                : pool.submit(() -> verifiedAlready ? keyOffLoop(verifier, headers, body, tenant)
+                        : verifyOffLoop(verifier, headers, body, tenant, receivedAt));
         if (offloaded == null) {
             // Failure policy: refuse with 503 (retry), before the MAC: the pool is full, or this tenant is under a
             // flood of bad signatures and its share of the pool is taken. A provider retries a 503.
@@ -183,7 +195,9 @@ public class IngestService {
             }
             return done(new VerificationBusy());
         }
-        listener.offloaded();
+        if (!verifiedAlready) {
+            listener.offloaded();
+        }
         return offloaded.whenComplete((checked, error) -> permit.release())
                 .thenCompose(checked -> verified(tenant, headers, body, receivedAt, verifier, checked, address, tally));
     }
@@ -205,6 +219,15 @@ public class IngestService {
         LOG.debugf("Verified %d bytes for tenant %s on %s", body.length, tenant.id(), Thread.currentThread().getName());
         return new Checked(failure, failure == VerificationFailure.NONE ? key(verifier, headers, body) : null,
                 body.length);
+    }
+
+    /** The dedupe key of a body the gate verified already (no MAC again). */
+    private static Checked keyOffLoop(SignatureVerifier verifier, Function<String, String> headers, byte[] body,
+            Tenant tenant) {
+        String key = key(verifier, headers, body);
+        LOG.debugf("Keyed %d verified bytes for tenant %s on %s", body.length, tenant.id(),
+                Thread.currentThread().getName());
+        return new Checked(VerificationFailure.NONE, key, body.length);
     }
 
     private static String key(SignatureVerifier verifier, Function<String, String> headers, byte[] body) {

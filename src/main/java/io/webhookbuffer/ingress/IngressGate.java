@@ -68,9 +68,10 @@ public class IngressGate {
     /**
      * A request the gate let through: its tenant (known, active), its whole body within every limit; whether it is a
      * warm-up rehearsal ({@link RehearsalTenant}: no metric counts it); its length; for a body checked off the heap,
-     * why it failed (then {@code body} is empty), else null (every body is verified again on the way).
+     * what the check said ({@code NONE}: it verified, and is not MACed again; a failure: why, and {@code body} is
+     * empty), else null (the ingest path verifies it).
      */
-    record Admitted(Tenant tenant, byte[] body, boolean rehearsal, int length, VerificationFailure refused) {
+    record Admitted(Tenant tenant, byte[] body, boolean rehearsal, int length, VerificationFailure checked) {
         Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
             this(tenant, body, rehearsal, body.length, null);
         }
@@ -424,6 +425,9 @@ public class IngressGate {
                     pass(verdict(checked.unchecked()));
                     return;
                 }
+                if (!rehearsal.is(tenant.id())) {
+                    listener.offloaded();
+                }
                 verifying.whenComplete((verdict, failure) -> {
                     if (!checked.verified()) {
                         return; // the sender left meanwhile
@@ -441,7 +445,7 @@ public class IngressGate {
 
         private Admitted verdict(CheckedBody.Verdict verdict) {
             letGo(); // the bytes are on the heap now, or not needed; the slot is given back before the pool again
-            return new Admitted(tenant, verdict.body(), rehearsal.is(tenant.id()), verdict.length(), verdict.refused());
+            return new Admitted(tenant, verdict.body(), rehearsal.is(tenant.id()), verdict.length(), verdict.checked());
         }
 
         private void pass(Admitted admitted) {

@@ -59,7 +59,7 @@ public class WebhookResource {
         long receivedAt = clock.millis();
         return Uni.createFrom()
                 .completionStage(() -> ingest.admit(admitted.tenant(), request::getHeader, request.remoteAddress(),
-                        admitted.body(), receivedAt, admitted.refused(), admitted.length()))
+                        admitted.body(), receivedAt, admitted.checked(), admitted.length()))
                 .map(IngressResponses::of)
                 .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter))
                 .map(answer -> {

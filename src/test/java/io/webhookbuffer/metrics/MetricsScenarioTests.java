@@ -2,6 +2,7 @@ package io.webhookbuffer.metrics;
 
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,7 +124,8 @@ class MetricsScenarioTests {
 
     /**
      * The edge's refusals are counted by reason (a doubled Host, too many header lines), and a body large enough for
-     * the verification pool counts as offloaded; an ordinary 202 moves neither.
+     * the verification pool counts as offloaded once, forged or genuine (MACed once: a genuine one is not verified
+     * again after the gate's check, and a forged one's check counts too); an ordinary 202 moves neither.
      */
     @Test
     void edgeRefusalsAreCountedByReasonAndOffloadedVerificationsCounted() throws IOException {
@@ -142,9 +144,12 @@ class MetricsScenarioTests {
             http.send(RawHttp.head("POST /webhook/" + t, headers.toArray(String[]::new)));
             assertEquals(431, http.answer(Duration.ofSeconds(5)).status());
         }
-        String big = "{\"id\":\"edge-big\",\"pad\":\"" + "x".repeat(100 * 1024) + "\"}";
-        Signed.webhook(TestTenants.DEFAULT_SECRET, big.getBytes(StandardCharsets.UTF_8)).header("X-Event-ID", "edge-big")
+        byte[] big = ("{\"id\":\"edge-big\",\"pad\":\"" + "x".repeat(100 * 1024) + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
+        Signed.webhook(TestTenants.DEFAULT_SECRET, big).header("X-Event-ID", "edge-big")
                 .post("/webhook/" + t).then().statusCode(202);
+        Signed.webhook("not-the-secret", big).header("X-Event-ID", "edge-big")
+                .post("/webhook/" + t).then().statusCode(401).body("reason", equalTo("bad_signature"));
 
         Scrape after = Scrape.now();
         assertEquals(1, after.count(REFUSALS, "reason", "invalid_host") - before.count(REFUSALS, "reason", "invalid_host"));
@@ -152,6 +157,9 @@ class MetricsScenarioTests {
                 - before.count(REFUSALS, "reason", "too_many_headers"));
         assertEquals(0, after.count(REFUSALS, "reason", "lookup_busy") - before.count(REFUSALS, "reason", "lookup_busy"));
         String offloaded = MetricNames.VERIFICATIONS_OFFLOADED.prometheus();
-        assertEquals(1, after.count(offloaded) - before.count(offloaded), "the 100 KiB body was verified off the loop");
+        assertEquals(2, after.count(offloaded) - before.count(offloaded),
+                "the genuine and the forged 100 KiB bodies were each verified off the loop, once");
+        Signed.webhook(TestTenants.DEFAULT_SECRET, big).header("X-Event-ID", "edge-big")
+                .post("/webhook/" + t).then().statusCode(200).body("status", equalTo("deduplicated"));
     }
 }
