@@ -242,7 +242,9 @@ public class IngestService {
             tally.increment(UsageMetric.REJECTED_SIGNATURE);
             // Weighed by its bytes only when a MAC ran over them and did not match: a signature the headers refused
             // (missing, malformed, stale, no secret) cost no MAC, whatever the body's size, and counts once.
-            budget.failed(tenant.id(), address, failure == VerificationFailure.BAD_SIGNATURE ? checked.bytes() : 0);
+            // One MAC per active secret ran over them: a tenant mid-rotation costs its forgers' bodies twice the work.
+            budget.failed(tenant.id(), address, failure == VerificationFailure.BAD_SIGNATURE
+                    ? (long) checked.bytes() * Math.max(1, tenant.secrets().size()) : 0);
             return done(new Unauthorized(failure));
         }
         HandshakeAnswer handshake = verifier.handshake(headers, body, tenant.secrets(), receivedAt);

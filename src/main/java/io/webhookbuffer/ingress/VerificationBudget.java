@@ -111,7 +111,8 @@ public class VerificationBudget {
     }
 
     /**
-     * One 401 from this address to this tenant, after a MAC over {@code bodyBytes} that did not match (0: none ran):
+     * One 401 from this address to this tenant, after MACs over {@code bodyBytes} in all (the body's bytes once per
+     * secret MACed) that did not match (0: none ran):
      * the tenant's count grows by its {@link #weight}, the address's by one (an address is refused outright past its
      * budget, so a weight there would lock out a sender with a misconfigured secret sooner, where the tenant's guard
      * only narrows its large bodies).
@@ -129,10 +130,11 @@ public class VerificationBudget {
     }
 
     /**
-     * What a 401 counts for its tenant: one per started {@code offload-bytes} of the body MACed (64 KiB by default),
-     * at least one. A forged 15 MB body counts 229: the MAC work of 229 bodies of 64 KiB. Counted alike, the abuse
-     * suite's 21 forged 15 MB bodies a round to a tenant allowed 25 MiB (about 300 MB MACed) stayed far below the
-     * 200 that guard a tenant, and the MAC work of the first seconds was the legitimate sender's p99 (docs/abuse.md).
+     * What a 401 counts for its tenant: one per started {@code offload-bytes} MACed (64 KiB by default), at least one.
+     * A forged 15 MB body counts 229 per active secret: the MAC work of 229 bodies of 64 KiB under one secret.
+     * Counted alike, the abuse suite's 21 forged 15 MB bodies a round to a tenant allowed 25 MiB (about 300 MB MACed)
+     * stayed far below the 200 that guard a tenant, and the MAC work of the first seconds was the legitimate sender's
+     * p99 (docs/abuse.md).
      */
     int weight(long bodyBytes) {
         return (int) Math.min(Integer.MAX_VALUE, Math.max(1, (bodyBytes + weightUnit - 1) / weightUnit));

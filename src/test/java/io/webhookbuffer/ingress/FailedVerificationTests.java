@@ -132,6 +132,30 @@ class FailedVerificationTests {
     }
 
     /**
+     * A forged body is MACed once per active secret, and weighs that much: 2 MiB to a tenant with two secrets is 64
+     * units of 64 KiB MACed, past the profile's 40, and guards the tenant's large bodies at once. Weighed by its size
+     * alone (32), it left the tenant unguarded and a third large body was read.
+     */
+    @Test
+    void aForgedLargeBodyWeighsOneMacPerActiveSecret() throws Exception {
+        String tenant = tenant().secrets(TestTenants.DEFAULT_SECRET, TestTenants.PREVIOUS_SECRET).maxBodyBytes(4 << 20)
+                .provision();
+        long before = inFlight.held();
+        Signed.webhook(TestTenants.DEFAULT_SECRET + "-not", jsonString(2 << 20)).post("/webhook/" + tenant)
+                .then().statusCode(401).body("reason", equalTo("bad_signature"));
+        awaitHeld(before);
+
+        try (RawHttp first = RawHttp.open(); RawHttp second = RawHttp.open(); RawHttp third = RawHttp.open()) {
+            holdLargeBodies(tenant, before, first, second);
+            third.send(largeHead(tenant));
+            RawHttp.Answer answer = third.answer(Duration.ofSeconds(5));
+            assertEquals(503, answer.status(), answer.statusLine());
+            assertTrue(answer.body().contains("verification_busy"), answer.body());
+        }
+        awaitHeld(before);
+    }
+
+    /**
      * A large body whose signature the headers refuse (here: none at all) costs no MAC, so it counts once, however
      * large: three of its tenant's large bodies are then admitted at once. Weighed by its size, it guarded the tenant.
      */
