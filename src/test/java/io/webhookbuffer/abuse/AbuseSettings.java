@@ -71,6 +71,11 @@ final class AbuseSettings {
      */
     final int attackerNice;
     /**
+     * The CPUs the hostile clients' JVM is pinned to ({@code taskset -c}'s list, e.g. {@code 1}; blank: every CPU);
+     * see {@link AttackerPriority#pin}.
+     */
+    final String attackerCpus;
+    /**
      * JVM options added after {@link #IMAGE_JVM} for the service (space-separated; empty by default): a profile of a
      * run, e.g. {@code -XX:StartFlightRecording=filename=/tmp/service.jfr,settings=profile} (not under target/abuse,
      * which a run empties first).
@@ -101,6 +106,7 @@ final class AbuseSettings {
         onset = Duration.ofSeconds(integer("onset", 15, 15));
         settledP99Factor = Double.parseDouble(text("settled-p99-factor", pick("0", "2", "0")));
         attackerNice = integer("attacker-nice", 19, 19);
+        attackerCpus = text("attacker-cpus", "").strip();
         String extra = text("service-jvm-extra", "").strip();
         serviceJvmExtra = extra.isEmpty() ? List.of() : List.of(extra.split("\\s+"));
     }
@@ -119,11 +125,12 @@ final class AbuseSettings {
                 + " %d s of them left out of the quiet p99); %,d hostile requests at up to %d/s over %d connections at a"
                 + " time (one in %d to an unknown tenant, 0: none; the rest of the catalogue's kinds: %s); %d slow"
                 + " connections held %d s; %d x %d connections pushing %,d-byte bodies (to %s); JVM %s; the legitimate"
-                + " sender in its own process, the hostile clients' JVM at nice %d%s",
+                + " sender in its own process, the hostile clients' JVM at nice %d%s%s",
                 mode, legitRate, quietSettle.toSeconds() + quiet.toSeconds(), quietSettle.toSeconds(), hostile,
                 hostileRate, hostileConcurrency, hostileUnknownEvery,
                 hostileGroups.isEmpty() ? "all" : String.join(", ", hostileGroups), slow, slowHold.toSeconds(),
                 bigRounds, big, bigBytes, String.join(", ", bigTargets), String.join(" ", serviceJvm()), attackerNice,
+                attackerCpus.isEmpty() ? "" : " on CPUs " + attackerCpus,
                 prewarmRounds == 0 ? "" : String.format(Locale.ROOT, "; %d round(s) of the uploads before the quiet"
                         + " phase, not counted", prewarmRounds));
     }

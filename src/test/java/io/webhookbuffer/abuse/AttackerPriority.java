@@ -21,6 +21,35 @@ final class AttackerPriority {
     private AttackerPriority() {
     }
 
+    /**
+     * Pins every thread of this JVM, and every thread it starts later, to {@code cpus} (a list as {@code taskset -c}
+     * reads it, e.g. {@code 1}): the hostile clients then use those cores only, and the buffer, the legitimate sender
+     * and PostgreSQL have the others to themselves whenever they need them, as they would with the attacker on machines
+     * of its own. Blank: not pinned.
+     *
+     * @return "on CPUs L" when pinned, "on every CPU" for blank, else why it could not be
+     */
+    static String pin(String cpus) {
+        if (cpus.isBlank()) {
+            return "on every CPU";
+        }
+        List<String> command = List.of("taskset", "-a", "-p", "-c", cpus.strip(),
+                Long.toString(ProcessHandle.current().pid()));
+        try {
+            Process taskset = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!taskset.waitFor(10, TimeUnit.SECONDS) || taskset.exitValue() != 0) {
+                return "not pinned: taskset failed: " + output.strip();
+            }
+            return "on CPUs " + cpus.strip();
+        } catch (IOException e) {
+            return "not pinned: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "not pinned: interrupted";
+        }
+    }
+
     /** @return "nice N" when every thread was lowered, "not lowered" for 0, else why it could not be */
     static String lower(int nice) {
         if (nice <= 0) {
