@@ -13,7 +13,12 @@ import java.util.Locale;
  */
 record CpuShare(long machineTotal, long machineBusy, long service, long sender, long attacker) {
 
-    private static final int CORES = Runtime.getRuntime().availableProcessors();
+    /**
+     * The machine's cores, from /proc/stat: not {@code availableProcessors()}, which counts only the CPUs this JVM may
+     * run on, and so read 1 once the hostile clients were pinned to one ({@code abuse.attacker-cpus}) and halved every
+     * share.
+     */
+    private static final int CORES = cores(Path.of("/proc/stat"));
 
     /** Now; zeros where /proc cannot be read (not Linux, a process gone), which the report shows as "n/a". */
     static CpuShare now(long servicePid, long senderPid) {
@@ -33,11 +38,23 @@ record CpuShare(long machineTotal, long machineBusy, long service, long sender, 
             return "n/a";
         }
         double perTick = (double) CORES / ticks;
+        long busy = machineBusy - earlier.machineBusy;
+        long byService = service - earlier.service;
+        long bySender = sender - earlier.sender;
+        long byAttacker = attacker - earlier.attacker;
         return String.format(Locale.ROOT, "%.2f of %d cores busy: the service %.2f, the legitimate sender %.2f, the"
-                + " hostile clients' JVM %.2f, everything else %.2f", (machineBusy - earlier.machineBusy) * perTick,
-                CORES, (service - earlier.service) * perTick, (sender - earlier.sender) * perTick,
-                (attacker - earlier.attacker) * perTick, ((machineBusy - earlier.machineBusy) - (service - earlier.service)
-                        - (sender - earlier.sender) - (attacker - earlier.attacker)) * perTick);
+                + " hostile clients' JVM %.2f, everything else %.2f", busy * perTick, CORES, byService * perTick,
+                bySender * perTick, byAttacker * perTick, (busy - byService - bySender - byAttacker) * perTick);
+    }
+
+    /** The {@code cpuN} lines of a /proc/stat (one per core); where it cannot be read, the cores this JVM may use. */
+    static int cores(Path procStat) {
+        try (var lines = Files.lines(procStat)) {
+            long cores = lines.filter(line -> line.matches("cpu\\d+\\s.*")).count();
+            return cores > 0 ? (int) cores : Runtime.getRuntime().availableProcessors();
+        } catch (IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors();
+        }
     }
 
     /** {total, busy} ticks of all cores: busy is all but idle and iowait. */
