@@ -1,7 +1,6 @@
 package io.webhookbuffer.abuse;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +30,8 @@ final class AbuseReport {
     final Window abused;
     /** Under abuse, after its {@code onset} (the JIT compiler's seconds): the steady cost of the abuse. */
     final Window settled;
+    /** How sure the p99 ratio is: a bootstrap interval of it ({@link P99Ratio}). */
+    final P99Ratio ratio;
     final Tally tally;
     final long hostileRequests;
     final long rssAtStart;
@@ -60,6 +61,9 @@ final class AbuseReport {
         this.quiet = window(answers, run.quietStart + run.settings.quietSettle.toMillis(), run.abuseStart);
         this.abused = window(answers, run.abuseStart, run.abuseEnd);
         this.settled = window(answers, run.abuseStart + run.settings.onset.toMillis(), run.abuseEnd);
+        this.ratio = P99Ratio.of(latencies(answers, run.quietStart + run.settings.quietSettle.toMillis(),
+                run.abuseStart), latencies(answers, run.abuseStart, run.abuseEnd),
+                run.settings.p99Factor == 0 ? 2 : run.settings.p99Factor);
         this.tally = run.tally;
         this.hostileRequests = HOSTILE_ROWS.stream().mapToLong(tally::total).sum();
         List<long[]> samples;
@@ -150,6 +154,11 @@ final class AbuseReport {
                         ? "reported, not asserted at this size"
                         : String.format(Locale.ROOT, "%.0fx = %d ms", settings.p99Factor, p99Bound()),
                 quiet.allAccepted() && abused.allAccepted()));
+        md.append(String.format(Locale.ROOT, "- how sure that ratio is: the p99 under abuse is the %s-slowest of %d"
+                + " answers (the quiet one: of %d); resampled %,d times, the ratio's 90%% interval is %.1f–%.1fx and"
+                + " %.0f%% of the resamples are within %.0fx%n", ordinal(ratio.abusedRankFromSlowest()),
+                ratio.abusedAnswers(), ratio.quietAnswers(), P99Ratio.RESAMPLES, ratio.low(), ratio.high(),
+                100 * ratio.shareWithin(), settings.p99Factor == 0 ? 2 : settings.p99Factor));
         if (settled.sent() == 0) {
             md.append(String.format(Locale.ROOT, "- after the abuse's first %d s (the JIT compiler's): none, the abuse"
                     + " lasted %.1f s%n", settings.onset.toSeconds(), (abuseEnd - abuseStart) / 1000.0));
@@ -188,9 +197,15 @@ final class AbuseReport {
         List<SignedLoad.Answer> in = answers.stream().filter(a -> a.sentAt() >= from && a.sentAt() < to).toList();
         Map<Integer, Long> statuses = in.stream().collect(Collectors.groupingBy(SignedLoad.Answer::status,
                 TreeMap::new, Collectors.counting()));
-        List<Long> latencies = new ArrayList<>(in.stream().map(a -> a.answeredAt() - a.sentAt()).sorted().toList());
+        List<Long> latencies = latencies(in, from, to).stream().sorted().toList();
         return new Window(in.size(), statuses, percentile(latencies, 0.50), percentile(latencies, 0.99),
                 latencies.isEmpty() ? 0 : latencies.get(latencies.size() - 1));
+    }
+
+    /** The latencies (ms) of the answers to requests sent in [from, to). */
+    static List<Long> latencies(List<SignedLoad.Answer> answers, long from, long to) {
+        return answers.stream().filter(a -> a.sentAt() >= from && a.sentAt() < to)
+                .map(a -> a.answeredAt() - a.sentAt()).toList();
     }
 
     static long percentile(List<Long> sorted, double q) {
@@ -208,6 +223,17 @@ final class AbuseReport {
     private static String statuses(Map<Integer, Long> s) {
         return s.entrySet().stream().filter(e -> e.getKey() > 0).map(e -> e.getKey() + "×" + e.getValue())
                 .collect(Collectors.joining(", "));
+    }
+
+    static String ordinal(int n) {
+        int tens = n % 100;
+        String suffix = tens >= 11 && tens <= 13 ? "th" : switch (n % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+        return n + suffix;
     }
 
     static long mib(long bytes) {

@@ -117,7 +117,7 @@ final class AbuseRun implements AutoCloseable {
         // The service and the sender were started at this JVM's priority; from here on the hostile clients get
         // only what the buffer leaves of the cores, in both phases, as an attacker on other machines would.
         attackerPriority = AttackerPriority.lower(settings.attackerNice) + ", "
-                + AttackerPriority.pin(settings.attackerCpus);
+                + AttackerPriority.policy(settings.attackerPolicy) + ", " + AttackerPriority.pin(settings.attackerCpus);
         quietStart = System.currentTimeMillis();
         Thread.sleep(settings.quietSettle.toMillis());
         cpuQuiet = cpu();

@@ -76,6 +76,11 @@ final class AbuseSettings {
      */
     final String attackerCpus;
     /**
+     * The hostile clients' JVM's scheduling policy: {@code normal} (the default) or {@code idle} (Linux's
+     * {@code SCHED_IDLE}); see {@link AttackerPriority#policy}.
+     */
+    final String attackerPolicy;
+    /**
      * JVM options added after {@link #IMAGE_JVM} for the service (space-separated; empty by default): a profile of a
      * run, e.g. {@code -XX:StartFlightRecording=filename=/tmp/service.jfr,settings=profile} (not under target/abuse,
      * which a run empties first).
@@ -107,6 +112,7 @@ final class AbuseSettings {
         settledP99Factor = Double.parseDouble(text("settled-p99-factor", pick("0", "2", "0")));
         attackerNice = integer("attacker-nice", 19, 19);
         attackerCpus = text("attacker-cpus", "").strip();
+        attackerPolicy = choice("attacker-policy", "normal", List.of("normal", "idle"));
         String extra = text("service-jvm-extra", "").strip();
         serviceJvmExtra = extra.isEmpty() ? List.of() : List.of(extra.split("\\s+"));
     }
@@ -125,11 +131,12 @@ final class AbuseSettings {
                 + " %d s of them left out of the quiet p99); %,d hostile requests at up to %d/s over %d connections at a"
                 + " time (one in %d to an unknown tenant, 0: none; the rest of the catalogue's kinds: %s); %d slow"
                 + " connections held %d s; %d x %d connections pushing %,d-byte bodies (to %s); JVM %s; the legitimate"
-                + " sender in its own process, the hostile clients' JVM at nice %d%s%s",
+                + " sender in its own process, the hostile clients' JVM at nice %d%s%s%s",
                 mode, legitRate, quietSettle.toSeconds() + quiet.toSeconds(), quietSettle.toSeconds(), hostile,
                 hostileRate, hostileConcurrency, hostileUnknownEvery,
                 hostileGroups.isEmpty() ? "all" : String.join(", ", hostileGroups), slow, slowHold.toSeconds(),
                 bigRounds, big, bigBytes, String.join(", ", bigTargets), String.join(" ", serviceJvm()), attackerNice,
+                attackerPolicy.equals("idle") ? " under SCHED_IDLE" : "",
                 attackerCpus.isEmpty() ? "" : " on CPUs " + attackerCpus,
                 prewarmRounds == 0 ? "" : String.format(Locale.ROOT, "; %d round(s) of the uploads before the quiet"
                         + " phase, not counted", prewarmRounds));
@@ -150,11 +157,15 @@ final class AbuseSettings {
     }
 
     private static String mode() {
-        String mode = text("mode", "ci").strip().toLowerCase(Locale.ROOT);
-        if (!List.of("ci", "full", "uploads").contains(mode)) {
-            throw new IllegalArgumentException("abuse.mode: ci, full or uploads; was " + mode);
+        return choice("mode", "ci", List.of("ci", "full", "uploads"));
+    }
+
+    private static String choice(String name, String fallback, List<String> choices) {
+        String value = text(name, fallback).strip().toLowerCase(Locale.ROOT);
+        if (!choices.contains(value)) {
+            throw new IllegalArgumentException("abuse." + name + ": " + String.join(", ", choices) + "; was " + value);
         }
-        return mode;
+        return value;
     }
 
     private static List<String> targets(String list) {

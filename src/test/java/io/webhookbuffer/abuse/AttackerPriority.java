@@ -33,21 +33,24 @@ final class AttackerPriority {
         if (cpus.isBlank()) {
             return "on every CPU";
         }
-        List<String> command = List.of("taskset", "-a", "-p", "-c", cpus.strip(),
-                Long.toString(ProcessHandle.current().pid()));
-        try {
-            Process taskset = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!taskset.waitFor(10, TimeUnit.SECONDS) || taskset.exitValue() != 0) {
-                return "not pinned: taskset failed: " + output.strip();
-            }
-            return "on CPUs " + cpus.strip();
-        } catch (IOException e) {
-            return "not pinned: " + e.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "not pinned: interrupted";
+        String done = run(List.of("taskset", "-a", "-p", "-c", cpus.strip(), Long.toString(ProcessHandle.current().pid())));
+        return done.isEmpty() ? "on CPUs " + cpus.strip() : "not pinned: " + done;
+    }
+
+    /**
+     * Moves every thread of this JVM, and every thread it starts later, to Linux's {@code SCHED_IDLE} policy
+     * ({@code chrt -a -i}): they run only on a core nothing else wants, and a waking thread of the buffer, the sender
+     * or PostgreSQL takes the core from them at once, where under nice 19 it may wait for the scheduler's next
+     * decision. The stronger form of the same model: the attacker's CPU is not the buffer's. Needs no privilege.
+     *
+     * @return "SCHED_IDLE" when moved, "normal policy" for {@code normal}, else why it could not be
+     */
+    static String policy(String policy) {
+        if (!"idle".equals(policy)) {
+            return "normal policy";
         }
+        String done = run(List.of("chrt", "-a", "-i", "-p", "0", Long.toString(ProcessHandle.current().pid())));
+        return done.isEmpty() ? "SCHED_IDLE" : "normal policy: chrt failed: " + done;
     }
 
     /** @return "nice N" when every thread was lowered, "not lowered" for 0, else why it could not be */
@@ -62,17 +65,27 @@ final class AttackerPriority {
         List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
         try (var ids = Files.list(tasks)) {
             ids.forEach(id -> command.add(id.getFileName().toString()));
-            Process renice = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(renice.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!renice.waitFor(10, TimeUnit.SECONDS) || renice.exitValue() != 0) {
-                return "not lowered: renice failed: " + output.strip();
-            }
-            return "nice " + nice;
         } catch (IOException e) {
             return "not lowered: " + e.getMessage();
+        }
+        String done = run(command);
+        return done.isEmpty() ? "nice " + nice : "not lowered: " + done;
+    }
+
+    /** Runs a command; returns "" when it exited 0, else what went wrong (its output, or the failure). */
+    private static String run(List<String> command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                return command.get(0) + " failed: " + output.strip();
+            }
+            return "";
+        } catch (IOException e) {
+            return e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "not lowered: interrupted";
+            return "interrupted";
         }
     }
 }
