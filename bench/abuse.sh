@@ -8,7 +8,7 @@
 #   (default)  the full run (about 4 minutes with the build): 30,000 hostile requests, 400 slow connections held
 #              60 s, 3 rounds of 64 uploads of 15 MB; the legitimate sender's p99 within 5x its quiet p99 over the
 #              whole abuse and within 2x after its first 15 s (docs/abuse.md says why)
-#   --uploads  the done-when shape (about 3 minutes): 10 rounds of 64 connections pushing 15 MB unsigned
+#   --uploads  the done-when shape (about 3.5 minutes): 30 rounds of 64 connections pushing 15 MB unsigned
 #              bodies to the 1 KiB tenant and to unknown tenants, nothing else hostile; the sender's p99 within 2x
 #   --ci       the size `mvn -B verify` runs (about 2 minutes)
 # Settings (environment): every ABUSE_* of docs/abuse.md (e.g. ABUSE_HOSTILE=50000), BUFFER_TEST_DATABASE.

@@ -9,7 +9,7 @@ import java.util.stream.Stream;
  * The abuse suite's knobs: the system property {@code abuse.<name>} or the environment variable {@code ABUSE_<NAME>}
  * (upper case, {@code -} becomes {@code _}); unset, the CI default, or with {@code abuse.mode=full} the full run's, or
  * with {@code abuse.mode=uploads} the issue's done-when shape (the full run's uploads alone, to the 1 KiB tenant and
- * to unknown tenants, ten rounds, nothing else hostile).
+ * to unknown tenants, thirty rounds, nothing else hostile).
  * Durations in seconds. docs/abuse.md lists them.
  */
 final class AbuseSettings {
@@ -102,7 +102,7 @@ final class AbuseSettings {
         slow = integer("slow", 200, 400, 0);
         slowHold = Duration.ofSeconds(integer("slow-hold", 20, 60, 0));
         big = integer("big", 64, 64);
-        bigRounds = integer("big-rounds", 1, 3, 10);
+        bigRounds = integer("big-rounds", 1, 3, 30);
         bigBytes = integer("big-bytes", 15_000_000, 15_000_000);
         bigTargets = targets(text("big-targets", pick("small,unknown,large", "small,unknown,large", "small,unknown")));
         prewarmRounds = integer("prewarm-rounds", 0, 0);

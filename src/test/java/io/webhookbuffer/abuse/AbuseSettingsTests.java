@@ -22,6 +22,41 @@ class AbuseSettingsTests {
     @AfterEach
     void clear() {
         System.clearProperty("abuse.hostile-groups");
+        System.clearProperty("abuse.attacker-policy");
+        System.clearProperty("abuse.mode");
+    }
+
+    @Test
+    void theUploadsShapeRunsThirtyRoundsToTheSmallTenantAndUnknownOnesJudgedAt2x() {
+        System.setProperty("abuse.mode", "uploads");
+
+        AbuseSettings settings = AbuseSettings.fromEnvironment();
+
+        assertEquals(30, settings.bigRounds);
+        assertEquals(64, settings.big);
+        assertEquals(List.of("small", "unknown"), settings.bigTargets);
+        assertEquals(0, settings.hostile);
+        assertEquals(2.0, settings.p99Factor);
+    }
+
+    @Test
+    void theHostileClientsKeepTheNormalPolicyUnlessIdleIsAskedFor() {
+        assertEquals("normal", AbuseSettings.fromEnvironment().attackerPolicy);
+
+        System.setProperty("abuse.attacker-policy", " IDLE ");
+
+        AbuseSettings settings = AbuseSettings.fromEnvironment();
+        assertEquals("idle", settings.attackerPolicy);
+        assertTrue(settings.describe().contains("nice 19 under SCHED_IDLE"), settings.describe());
+    }
+
+    @Test
+    void anUnknownPolicyIsRefusedWithTheChoices() {
+        System.setProperty("abuse.attacker-policy", "fifo");
+
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, AbuseSettings::fromEnvironment);
+
+        assertEquals("abuse.attacker-policy: normal, idle; was fifo", refused.getMessage());
     }
 
     @Test
