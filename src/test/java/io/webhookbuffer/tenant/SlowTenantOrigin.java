@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,13 +18,16 @@ import io.webhookbuffer.testsupport.TestTenants;
 
 /**
  * A real origin whose {@code GET /internal/tenants/{id}/webhook-config} is slow: it answers after
- * {@link #DELAY_MILLIS}, with a config for ids starting {@code pulled-}, 404 for the rest, and counts requests in flight.
+ * {@link #DELAY_MILLIS}, with a config for ids starting {@code pulled-}, 404 for the rest, counts requests in flight
+ * and keeps the ids it was asked about.
  */
 public class SlowTenantOrigin implements QuarkusTestResourceLifecycleManager {
 
     static final long DELAY_MILLIS = 1500;
     static final TenantFlood.Peak PEAK = new TenantFlood.Peak();
     static final AtomicInteger ASKED = new AtomicInteger();
+    /** Every tenant id the origin was asked about. */
+    static final Set<String> IDS = ConcurrentHashMap.newKeySet();
     private HttpServer server;
 
     @Override
@@ -37,8 +42,9 @@ public class SlowTenantOrigin implements QuarkusTestResourceLifecycleManager {
             PEAK.enter();
             ASKED.incrementAndGet();
             try {
-                Thread.sleep(DELAY_MILLIS);
                 String id = exchange.getRequestURI().getPath().split("/")[3];
+                IDS.add(id);
+                Thread.sleep(DELAY_MILLIS);
                 byte[] body = ("{\"active\":true,\"rateLimit\":1000,\"secrets\":[\"" + TestTenants.DEFAULT_SECRET + "\"]}")
                         .getBytes(StandardCharsets.UTF_8);
                 boolean known = id.startsWith("pulled-");
