@@ -58,12 +58,13 @@ final class AbuseReport {
         this.settings = run.settings;
         List<SignedLoad.Answer> answers = run.legitAnswers;
         // The baseline leaves out the sender's first seconds: a cold start is not the quiet the abuse is compared with.
-        this.quiet = window(answers, run.quietStart + run.settings.quietSettle.toMillis(), run.abuseStart);
+        long quietFrom = run.quietStart + run.settings.quietSettle.toMillis();
+        this.quiet = window(answers, quietFrom, run.abuseStart);
         this.abused = window(answers, run.abuseStart, run.abuseEnd);
         this.settled = window(answers, run.abuseStart + run.settings.onset.toMillis(), run.abuseEnd);
-        this.ratio = P99Ratio.of(latencies(answers, run.quietStart + run.settings.quietSettle.toMillis(),
-                run.abuseStart), latencies(answers, run.abuseStart, run.abuseEnd),
-                run.settings.p99Factor == 0 ? 2 : run.settings.p99Factor);
+        this.ratio = P99Ratio.of(latencies(answers, quietFrom, run.abuseStart),
+                latencies(answers, run.abuseStart, run.abuseEnd),
+                run.settings.p99Factor == 0 ? 2 : run.settings.p99Factor); // unasserted (0): against the 2x
         this.tally = run.tally;
         this.hostileRequests = HOSTILE_ROWS.stream().mapToLong(tally::total).sum();
         List<long[]> samples;
@@ -158,7 +159,7 @@ final class AbuseReport {
                 + " answers (the quiet one: of %d); resampled %,d times, the ratio's 90%% interval is %.1f–%.1fx and"
                 + " %.0f%% of the resamples are within %.0fx%n", ordinal(ratio.abusedRankFromSlowest()),
                 ratio.abusedAnswers(), ratio.quietAnswers(), P99Ratio.RESAMPLES, ratio.low(), ratio.high(),
-                100 * ratio.shareWithin(), settings.p99Factor == 0 ? 2 : settings.p99Factor));
+                100 * ratio.shareWithin(), ratio.factor()));
         if (settled.sent() == 0) {
             md.append(String.format(Locale.ROOT, "- after the abuse's first %d s (the JIT compiler's): none, the abuse"
                     + " lasted %.1f s%n", settings.onset.toSeconds(), (abuseEnd - abuseStart) / 1000.0));
@@ -197,22 +198,25 @@ final class AbuseReport {
         List<SignedLoad.Answer> in = answers.stream().filter(a -> a.sentAt() >= from && a.sentAt() < to).toList();
         Map<Integer, Long> statuses = in.stream().collect(Collectors.groupingBy(SignedLoad.Answer::status,
                 TreeMap::new, Collectors.counting()));
-        List<Long> latencies = latencies(in, from, to).stream().sorted().toList();
+        List<Long> latencies = in.stream().map(AbuseReport::latency).sorted().toList();
         return new Window(in.size(), statuses, percentile(latencies, 0.50), percentile(latencies, 0.99),
                 latencies.isEmpty() ? 0 : latencies.get(latencies.size() - 1));
     }
 
     /** The latencies (ms) of the answers to requests sent in [from, to). */
     static List<Long> latencies(List<SignedLoad.Answer> answers, long from, long to) {
-        return answers.stream().filter(a -> a.sentAt() >= from && a.sentAt() < to)
-                .map(a -> a.answeredAt() - a.sentAt()).toList();
+        return answers.stream().filter(a -> a.sentAt() >= from && a.sentAt() < to).map(AbuseReport::latency).toList();
+    }
+
+    private static long latency(SignedLoad.Answer a) {
+        return a.answeredAt() - a.sentAt();
     }
 
     static long percentile(List<Long> sorted, double q) {
         if (sorted.isEmpty()) {
             return 0;
         }
-        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
+        return sorted.get(P99Ratio.rank(sorted.size(), q) - 1);
     }
 
     private static long sum(Map<Integer, Long> statuses, int from, int to) {

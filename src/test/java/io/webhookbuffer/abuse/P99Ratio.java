@@ -12,7 +12,8 @@ import java.util.Random;
  *
  * <p>Pure: the latencies in, the figures out; the seed fixed, so a run's report is reproducible from its legit.csv.
  */
-record P99Ratio(double ratio, double low, double high, double shareWithin, int quietAnswers, int abusedAnswers) {
+record P99Ratio(double ratio, double low, double high, double factor, double shareWithin, int quietAnswers,
+        int abusedAnswers) {
 
     static final int RESAMPLES = 2_000;
     /** The interval's ends: the 5th and 95th percentiles of the resampled ratios (a 90 % interval). */
@@ -27,7 +28,7 @@ record P99Ratio(double ratio, double low, double high, double shareWithin, int q
         long[] q = sorted(quiet);
         long[] a = sorted(abused);
         if (q.length == 0 || a.length == 0) {
-            return new P99Ratio(0, 0, 0, 0, q.length, a.length);
+            return new P99Ratio(0, 0, 0, factor, 0, q.length, a.length);
         }
         Random random = new Random(42);
         double[] ratios = new double[RESAMPLES];
@@ -40,21 +41,22 @@ record P99Ratio(double ratio, double low, double high, double shareWithin, int q
         }
         Arrays.sort(ratios);
         return new P99Ratio(ratio(p99(a), p99(q)), ratios[(int) (TAIL * RESAMPLES)],
-                ratios[(int) ((1 - TAIL) * RESAMPLES) - 1], (double) within / RESAMPLES, q.length, a.length);
+                ratios[(int) ((1 - TAIL) * RESAMPLES) - 1], factor, (double) within / RESAMPLES, q.length, a.length);
     }
 
     /** Which answer the abuse window's p99 is, counted from the slowest (1: the slowest). */
     int abusedRankFromSlowest() {
-        return abusedAnswers - rank(abusedAnswers) + 1;
+        return abusedAnswers - rank(abusedAnswers, 0.99) + 1;
     }
 
     /** The nearest-rank p99 of ascending values, as {@link AbuseReport#percentile} takes it. */
     static long p99(long[] ascending) {
-        return ascending[rank(ascending.length) - 1];
+        return ascending[rank(ascending.length, 0.99) - 1];
     }
 
-    private static int rank(int n) {
-        return Math.max(1, Math.min(n, (int) Math.ceil(0.99 * n)));
+    /** The nearest rank (1-based) of the {@code q} quantile of {@code n} values, {@code n} at least 1. */
+    static int rank(int n, double q) {
+        return Math.max(1, Math.min(n, (int) Math.ceil(q * n)));
     }
 
     private static double ratio(long abused, long quiet) {

@@ -57,7 +57,7 @@ class P99RatioTests {
     void anEmptyWindowGivesNoRatio() {
         P99Ratio r = P99Ratio.of(List.of(), List.of(3L, 4L), 2);
 
-        assertEquals(new P99Ratio(0, 0, 0, 0, 0, 2), r);
+        assertEquals(new P99Ratio(0, 0, 0, 2, 0, 0, 2), r);
     }
 
     @Test
