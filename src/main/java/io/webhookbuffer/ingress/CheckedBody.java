@@ -50,15 +50,16 @@ final class CheckedBody implements BodyRoom {
     }
 
     /**
-     * Makes room off the heap: {@code capacity} bytes at first (the declared length, or none), growing up to {@code limit}.
-     * False when direct memory ran out (it is bounded by the in-flight budget well before the JVM's limit).
+     * Makes room off the heap: none at first, growing with the bytes up to {@code limit} (the declared length, or the
+     * tenant's limit). False when direct memory ran out (it is bounded by the in-flight budget well before the JVM's
+     * limit).
      */
-    boolean open(int capacity, int limit) {
+    boolean open(int limit) {
         if (check.decided()) {
             return true;
         }
         try {
-            held = OFF_HEAP.directBuffer(capacity, limit);
+            held = OFF_HEAP.directBuffer(0, limit);
             return true;
         } catch (OutOfMemoryError e) {
             return false;
@@ -95,7 +96,7 @@ final class CheckedBody implements BodyRoom {
      */
     CompletionStage<Verdict> verifyOn(VerificationPool pool, String tenantId) {
         verifying = true;
-        CompletionStage<Verdict> verdict = pool.submit(() -> {
+        CompletionStage<Verdict> verdict = pool.submit(tenantId, () -> {
             Verdict v = verify();
             LOG.debugf("Checked %d bytes off the heap for tenant %s on %s", v.length(), tenantId,
                     Thread.currentThread().getName());

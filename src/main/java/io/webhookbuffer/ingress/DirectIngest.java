@@ -65,7 +65,7 @@ public class DirectIngest {
     private CompletableFuture<IngestService.Admission> decide(HttpServerRequest request,
             IngressGate.Admitted admitted) {
         try {
-            return ingest.admit(admitted.tenant(), request::getHeader, request.remoteAddress(), admitted.body(),
+            return ingest.admit(admitted.tenant(), request::getHeader, admitted.body(),
                     clock.millis(), admitted.checked(), admitted.length()).toCompletableFuture();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);

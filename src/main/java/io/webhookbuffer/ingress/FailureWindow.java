@@ -4,7 +4,7 @@ package io.webhookbuffer.ingress;
  * Failures counted over a sliding window, approximated from two fixed buckets (the current one and the one before it,
  * weighted by how much of it is still inside the window): a few fields per counter, so a hundred thousand of them fit
  * in a few MiB. The per-second ring of {@code ratelimit.SlidingWindowLimiter} is exact but costs 12 bytes per second
- * of window per counter, which is too much for one counter per client address. Thread-safe.
+ * of window per counter, which is more than a counter per tenant needs. Thread-safe.
  */
 final class FailureWindow {
 
@@ -21,10 +21,6 @@ final class FailureWindow {
         this.bucketStart = nowNanos;
     }
 
-    synchronized void record(long nowNanos) {
-        record(nowNanos, 1);
-    }
-
     /** A failure that counts as {@code weight} (at least 1) failures. */
     synchronized void record(long nowNanos, int weight) {
         roll(nowNanos);
@@ -36,23 +32,6 @@ final class FailureWindow {
         roll(nowNanos);
         double outside = (double) (nowNanos - bucketStart) / windowNanos;
         return previous * (1 - outside) + current;
-    }
-
-    /** 0 while fewer than {@code limit} failures are in the window, else the whole seconds (≥ 1) until there are. */
-    synchronized long secondsUntilBelow(int limit, long nowNanos) {
-        if (count(nowNanos) < limit) {
-            return 0;
-        }
-        long wait;
-        if (current >= limit) {
-            // The current bucket alone is over: wait for it to become the older one and to fade enough.
-            wait = bucketStart + windowNanos - nowNanos + (long) (windowNanos * (1 - (double) (limit - 1) / current));
-        } else {
-            // previous * (1 - e / W) + current <= limit - 1  ⇔  e >= W * (1 - (limit - 1 - current) / previous)
-            double elapsed = windowNanos * (1 - (double) (limit - 1 - current) / previous);
-            wait = bucketStart + (long) Math.ceil(elapsed) - nowNanos;
-        }
-        return Math.max(1, (wait + 999_999_999L) / 1_000_000_000L);
     }
 
     private void roll(long nowNanos) {

@@ -5,20 +5,16 @@ import java.util.Arrays;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * A body read onto the heap as it arrives: straight into its final array when its length was declared, else into one
- * that grows ({@link BodyRoom}); never kept as Vert.x's chunks (their young-generation copies paused 80-130 ms).
+ * A body read onto the heap as it arrives, into an array that grows with the bytes ({@link BodyRoom}) up to the
+ * declared length or the tenant's limit; never kept as Vert.x's chunks (their young-generation copies paused
+ * 80-130 ms). A declared body ends in an array of exactly its length, so {@link #take()} does not copy it.
  */
 final class HeapBody implements BodyRoom {
 
     private static final byte[] NONE = new byte[0];
 
-    private byte[] bytes;
+    private byte[] bytes = NONE;
     private int size;
-
-    /** {@code declaredLength} bytes of room, or none yet when it is -1 (a body of unknown length). */
-    HeapBody(long declaredLength) {
-        this.bytes = declaredLength >= 0 ? new byte[(int) declaredLength] : NONE;
-    }
 
     @Override
     public int room() {

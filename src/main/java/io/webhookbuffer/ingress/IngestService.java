@@ -12,7 +12,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import org.jboss.logging.Logger;
 
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.net.SocketAddress;
 import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.common.EventIds;
@@ -54,9 +53,6 @@ public class IngestService {
     public record Unauthorized(VerificationFailure failure) implements Admission {
     }
 
-    /** This address has had its share of 401s from this tenant in the window: refused before any MAC. */
-    public record TooManyFailures(long retryAfterSeconds) implements Admission {
-    }
 
     /** No room on the verification pool for this large body (all tenants, or this tenant's share): no MAC. */
     public record VerificationBusy() implements Admission {
@@ -113,67 +109,59 @@ public class IngestService {
     }
 
     /** One request's way from the gate to the actor: {@code headers} looks a request header up by name. */
-    public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, SocketAddress peer,
-            byte[] body, long receivedAt) {
-        return admit(tenant, headers, peer, body, receivedAt, null, body.length);
+    public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, byte[] body,
+            long receivedAt) {
+        return admit(tenant, headers, body, receivedAt, null, body.length);
     }
 
     /**
-     * {@link #admit(Tenant, Function, SocketAddress, byte[], long)} for a body the gate may have checked off the heap
+     * {@link #admit(Tenant, Function, byte[], long)} for a body the gate may have checked off the heap
      * ({@code IngressGate}, {@code verify.BodyCheck}): {@code checked} is {@code NONE} when its signature verified
      * there (it is not MACed again), why it failed (its bytes were not kept, {@code checkedBytes} says how many the
      * MAC read), or null when it was not checked (then it is verified here as every body is).
      */
-    public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, SocketAddress peer,
-            byte[] body, long receivedAt, VerificationFailure checked, int checkedBytes) {
-        CompletionStage<Admission> decided = decide(tenant, headers, peer, body, receivedAt, checked, checkedBytes);
+    public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, byte[] body,
+            long receivedAt, VerificationFailure checked, int checkedBytes) {
+        CompletionStage<Admission> decided = decide(tenant, headers, body, receivedAt, checked, checkedBytes);
         return Providers.answersWithoutBody(tenant.provider()) ? decided.thenApply(Bodiless::new) : decided;
     }
 
-    private CompletionStage<Admission> decide(Tenant tenant, Function<String, String> headers, SocketAddress peer,
-            byte[] body, long receivedAt, VerificationFailure checked, int checkedBytes) {
+    private CompletionStage<Admission> decide(Tenant tenant, Function<String, String> headers, byte[] body,
+            long receivedAt, VerificationFailure checked, int checkedBytes) {
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
         SignatureVerifier verifier = tenant.verifier();
-        String address = budget.client(peer);
-        long refusedFor = budget.addressRetryAfter(tenant.id(), address);
-        if (refusedFor > 0) {
-            return done(new TooManyFailures(refusedFor));
-        }
         AsanaHandshake secretHandshake = Providers.secretHandshake(tenant.provider());
         String offered = secretHandshake == null ? null : secretHandshake.offered(headers);
         if (offered != null) {
             // Unsigned: taken only inside the operator's window (SecretHandshakes), never verified as an event.
-            return secretHandshakes.offer(tenant, offered, address);
+            return secretHandshakes.offer(tenant, offered);
         }
         if (verifier == null) {
             // Failure policy: fail closed. A tenant whose scheme this build does not know (or whose settings make
             // no scheme) accepts nothing.
-            budget.failed(tenant.id(), address);
+            budget.failed(tenant.id());
             return done(new Unauthorized(VerificationFailure.BAD_SIGNATURE));
         }
         if (checked == VerificationFailure.NONE) {
             // Verified off the heap: not MACed again; a large body's dedupe key is still computed off the loop.
             return body.length < offloadBytes
-                    ? verified(tenant, headers, body, receivedAt, verifier, new Checked(checked, null, body.length),
-                            address, tally)
-                    : offloaded(tenant, headers, body, receivedAt, verifier, true, address, tally);
+                    ? verified(tenant, headers, body, receivedAt, verifier, new Checked(checked, null, body.length), tally)
+                    : offloaded(tenant, headers, body, receivedAt, verifier, true, tally);
         }
         if (checked != null) {
             // Checked off the heap and failed: counted and answered as a failed MAC here would be, with no second
             // MAC (the bytes are gone).
-            return verified(tenant, headers, body, receivedAt, verifier, new Checked(checked, null, checkedBytes),
-                    address, tally);
+            return verified(tenant, headers, body, receivedAt, verifier, new Checked(checked, null, checkedBytes), tally);
         }
         if (body.length < offloadBytes && !verifier.costly(tenant.secrets())) {
             // Small: the MACs cost less than a hop to a worker thread. A public-key signature never does, whatever
             // the body's size: it goes to the pool, within the tenant's share of it, like a large body.
             VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
-            return verified(tenant, headers, body, receivedAt, verifier, new Checked(failure, null, body.length),
-                    address, tally);
+            return verified(tenant, headers, body, receivedAt, verifier, new Checked(failure, null, body.length), tally);
         }
-        return offloaded(tenant, headers, body, receivedAt, verifier, false, address, tally);
+        return offloaded(tenant, headers, body, receivedAt, verifier, false, tally);
     }
 
     /**
@@ -181,15 +169,15 @@ public class IngestService {
      * already ({@code verifiedAlready}) has only its dedupe key computed there.
      */
     private CompletionStage<Admission> offloaded(Tenant tenant, Function<String, String> headers, byte[] body,
-            long receivedAt, SignatureVerifier verifier, boolean verifiedAlready, String address,
+            long receivedAt, SignatureVerifier verifier, boolean verifiedAlready,
             UsageCounters.Tally tally) {
         VerificationBudget.Permit permit = budget.permit(tenant.id());
         CompletionStage<Checked> offloaded = permit == null ? null
-                : pool.submit(() -> verifiedAlready ? keyOffLoop(verifier, headers, body, tenant)
+                : pool.submit(tenant.id(), () -> verifiedAlready ? keyOffLoop(verifier, headers, body, tenant)
                         : verifyOffLoop(verifier, headers, body, tenant, receivedAt));
         if (offloaded == null) {
-            // Failure policy: refuse with 503 (retry), before the MAC: the pool is full, or this tenant is under a
-            // flood of bad signatures and its share of the pool is taken. A provider retries a 503.
+            // Failure policy: refuse with 503 (retry), before the MAC: this tenant holds its share of the pool, or it
+            // is under a flood of bad signatures and its guarded slots are taken. A provider retries a 503.
             if (permit != null) {
                 permit.release();
             }
@@ -199,7 +187,7 @@ public class IngestService {
             listener.offloaded();
         }
         return offloaded.whenComplete((checked, error) -> permit.release())
-                .thenCompose(checked -> verified(tenant, headers, body, receivedAt, verifier, checked, address, tally));
+                .thenCompose(checked -> verified(tenant, headers, body, receivedAt, verifier, checked, tally));
     }
 
     /**
@@ -236,14 +224,14 @@ public class IngestService {
     }
 
     private CompletionStage<Admission> verified(Tenant tenant, Function<String, String> headers, byte[] body,
-            long receivedAt, SignatureVerifier verifier, Checked checked, String address, UsageCounters.Tally tally) {
+            long receivedAt, SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally) {
         VerificationFailure failure = checked.failure();
         if (failure != VerificationFailure.NONE) {
             tally.increment(UsageMetric.REJECTED_SIGNATURE);
             // Weighed by its bytes only when a MAC ran over them and did not match: a signature the headers refused
             // (missing, malformed, stale, no secret) cost no MAC, whatever the body's size, and counts once.
             // One MAC per active secret ran over them: a tenant mid-rotation costs its forgers' bodies twice the work.
-            budget.failed(tenant.id(), address, failure == VerificationFailure.BAD_SIGNATURE
+            budget.failed(tenant.id(), failure == VerificationFailure.BAD_SIGNATURE
                     ? (long) checked.bytes() * Math.max(1, tenant.secrets().size()) : 0);
             return done(new Unauthorized(failure));
         }

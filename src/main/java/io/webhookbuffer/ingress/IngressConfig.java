@@ -97,8 +97,9 @@ public interface IngressConfig {
         int threads();
 
         /**
-         * Verifications waiting for or running on the pool at once, all tenants together; one more is answered 503
-         * {@code verification_busy} with {@code Retry-After} before its MAC.
+         * Verifications waiting for or running on the pool at once, divided between tenants: a tenant may hold half of
+         * what the others leave; one more of its own is answered 503 {@code verification_busy} with {@code Retry-After}
+         * before its MAC.
          */
         @WithDefault("64")
         int maxPending();
@@ -106,15 +107,6 @@ public interface IngressConfig {
         /** The sliding window over which failed verifications (401s) are counted. */
         @WithDefault("60s")
         Duration failureWindow();
-
-        /**
-         * 401s one client address may earn from one tenant in the window; past it that address gets 429
-         * {@code failed_verifications} for that tenant, without a MAC, until the window frees a slot. The address is
-         * the TCP peer, or the client a trusted proxy names when {@code quarkus.http.proxy.*} is configured; an IPv6
-         * address counts by its /64. 0 turns the per-address budget off.
-         */
-        @WithDefault("20")
-        int maxFailuresPerAddress();
 
         /**
          * 401s a tenant may earn in the window from all addresses together; past it the tenant is under a flood and at
@@ -130,18 +122,5 @@ public interface IngressConfig {
         /** Large-body verifications at once for a tenant under a flood (see {@code max-failures-per-tenant}). */
         @WithDefault("2")
         int guardedConcurrency();
-
-        /**
-         * Whether private, loopback, link-local and carrier-grade-NAT peers count as client addresses. Off: such a
-         * peer is most likely a load balancer or NAT in front of many senders, and counting it would let one sender's
-         * bad signatures lock them all out of a tenant. Turn it on only where every sender has such an address of its
-         * own (a private network with no proxy).
-         */
-        @WithDefault("false")
-        boolean countPrivateAddresses();
-
-        /** Tenant-and-address pairs whose failures are remembered (least useful forgotten first): memory stays bounded. */
-        @WithDefault("20000")
-        int maxTrackedAddresses();
     }
 }

@@ -44,10 +44,10 @@ import io.webhookbuffer.verify.VerificationFailure;
  * error page with an ERROR line);</li>
  * <li>{@code POST /webhook/{id}}: a {@code Content-Length} above the hard ceiling is 413 at once; otherwise the body
  * stays paused while the tenant is looked up: an unknown or inactive tenant is 404, a {@code Content-Length} above the
- * tenant's limit 413 and one the replica's budget ({@link InFlightBytes}) cannot take 503, all before a byte of the
- * body is read. Then the body is read with a deadline (408) and, when its length was not declared, a running cap (413
- * at the first chunk past the limit) and budget taken as its room grows ({@link BodyRoom}); a large one, off the heap
- * until it verifies ({@link CheckedBody}). The tenant and the bytes go on to
+ * tenant's limit 413, before a byte of the body is read. Then the body is read with a deadline (408), a running cap
+ * (413 at the first chunk past the limit when its length was not declared) and the tenant's share of the replica's
+ * budget ({@link InFlightBytes}) taken as its room grows with the bytes that arrive ({@link BodyRoom}; 503 past the
+ * share); a large one, off the heap until it verifies ({@link CheckedBody}). The tenant and the bytes go on to
  * {@link DirectIngest}, which answers from this route ({@code buffer.ingress.direct-route}, the default), or else to
  * {@link WebhookResource} in the routing context; the budget is given back with the answer.</li>
  * </ul>
@@ -267,26 +267,16 @@ public class IngressGate {
         if (ctx.response().closed()) {
             return; // the sender left while the tenant was looked up: nothing taken, nothing to answer
         }
-        long failedFor = verificationBudget.addressRetryAfter(tenant.id(),
-                verificationBudget.client(ctx.request().remoteAddress()));
-        if (failedFor > 0) {
-            // This address earned its share of 401s from this tenant: refused before its body is read.
-            refuse(ctx, tenant, IngressResponses.tooManyFailures(failedFor), started, declared);
-            return;
-        }
         int limit = (int) Math.min(tenant.maxBodyBytes(defaultLimit), ceiling);
         if (declared > limit) {
             usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
             refuse(ctx, tenant, IngressResponses.tooLarge(), started, declared);
-        } else if (declared > 0 && !inFlight.tryTake(declared)) {
-            refuse(ctx, tenant, IngressResponses.busy(busyRetryAfter), started, declared);
         } else {
             BodyCheck check = declared >= checkFrom || declared < 0 ? bodyCheck(ctx.request(), tenant) : null;
             VerificationBudget.Permit permit = check == null || check.decided() ? null
                     : verificationBudget.permit(tenant.id());
             if (check != null && !check.decided() && permit == null) {
                 // A flood of bad signatures to this tenant took its share of large-body checks: 503, nothing read.
-                inFlight.giveBack(Math.max(0, declared));
                 refuse(ctx, tenant, IngressResponses.verificationBusy(), started, declared);
                 return;
             }
@@ -326,12 +316,14 @@ public class IngressGate {
         private final long started;
         /** The declared length, or -1. */
         private final long expected;
+        /** What the body may grow to: its declared length, else the tenant's limit. */
+        private final int cap;
         /** Null when the body is read onto the heap ({@link #heap}) and verified later. */
         private final CheckedBody checked;
         private final HeapBody heap;
         private final BodyRoom room;
         private int size;
-        /** Budget held for this request: the declared length, or the room of a body of unknown length. */
+        /** Budget held for this request: the room its arrived bytes are read into (the bytes, when not kept). */
         private long taken;
         private long deadline;
         /** Answered, or read in full and passed on: later chunks and timers change nothing. */
@@ -344,21 +336,20 @@ public class IngressGate {
             this.started = started;
             this.checked = checked;
             this.expected = declaredLength;
-            this.heap = checked == null ? new HeapBody(declaredLength) : null;
+            this.cap = declaredLength >= 0 ? (int) declaredLength : limit;
+            this.heap = checked == null ? new HeapBody() : null;
             this.room = checked == null ? heap : checked;
-            this.taken = Math.max(0, declaredLength);
         }
 
         void start() {
             HttpServerRequest request = ctx.request();
             ctx.addEndHandler(answered -> {
                 vertx.cancelTimer(deadline);
-                inFlight.giveBack(taken);
+                inFlight.giveBack(tenant.id(), taken);
                 taken = 0;
                 letGo();
             });
-            if (checked != null
-                    && !checked.open((int) Math.max(0, expected), limit)) {
+            if (checked != null && !checked.open(cap)) {
                 refuse(IngressResponses.busy(busyRetryAfter)); // direct memory ran out after all: retry later
                 return;
             }
@@ -378,10 +369,10 @@ public class IngressGate {
             }
             int length = chunk.length();
             // A declared body cannot outgrow its Content-Length (Netty ends the request there): the cap is for the rest.
-            if (length > (expected >= 0 ? expected : limit) - size) {
+            if (length > cap - size) {
                 usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
                 refuse(IngressResponses.tooLarge());
-            } else if (expected < 0 && !roomFor(size + length)) {
+            } else if (!roomFor(size + length)) {
                 refuse(IngressResponses.busy(busyRetryAfter));
             } else {
                 room.add(chunk);
@@ -390,14 +381,16 @@ public class IngressGate {
         }
 
         /**
-         * A body of unknown length: room for {@code needed} bytes, its budget taken before it grows; false (nothing
-         * grown) when the budget cannot take it. Bytes not kept (the headers refused already) count as they arrive.
-         * The copy as an array grows, old and new at once, is not counted: one copy, at most one per event loop.
+         * Room for {@code needed} bytes, its budget taken before it grows; false (nothing grown) when the tenant's
+         * share cannot take it. A declared length is a promise, not bytes: the room grows as they arrive, up to it
+         * ({@link #cap}), so a head that declares a body and sends none holds nothing. Bytes not kept (the headers
+         * refused already) count as they arrive. The copy as an array grows, old and new at once, is not counted: one
+         * copy, at most one per event loop.
          */
         private boolean roomFor(int needed) {
             int now = room.room();
-            int target = now < 0 ? needed : needed <= now ? now : BodyRoom.grown(now, needed, limit);
-            if (target > taken && !inFlight.tryTake(target - taken)) {
+            int target = now < 0 ? needed : needed <= now ? now : BodyRoom.grown(now, needed, cap);
+            if (target > taken && !inFlight.tryTake(tenant.id(), target - taken)) {
                 return false;
             }
             taken = Math.max(taken, target);

@@ -33,9 +33,6 @@ final class IngressResponses {
         if (admission instanceof IngestService.Unauthorized unauthorized) {
             return unauthorized(unauthorized.failure());
         }
-        if (admission instanceof IngestService.TooManyFailures refused) {
-            return tooManyFailures(refused.retryAfterSeconds());
-        }
         if (admission instanceof IngestService.Handshake handshake) {
             return handshake(handshake.answer());
         }
@@ -163,12 +160,6 @@ final class IngressResponses {
     static IngressAnswer busy(long retryAfterSeconds) {
         return IngressAnswer.retryAfter(SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "replica_busy"),
                 retryAfterSeconds);
-    }
-
-    /** This client address earned {@code max-failures-per-address} 401s from the tenant in the window: no MAC. */
-    static IngressAnswer tooManyFailures(long retryAfterSeconds) {
-        return IngressAnswer.retryAfter(TOO_MANY_REQUESTS,
-                new IngressReply("rate_limited", null, "failed_verifications"), retryAfterSeconds);
     }
 
     /** No room on the verification pool (all tenants, or this tenant's share while it is flooded): no MAC. */

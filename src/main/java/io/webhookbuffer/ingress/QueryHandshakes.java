@@ -24,11 +24,11 @@ import io.webhookbuffer.verify.QueryHandshake;
  * is bounded: a GET without a query string, or with a body, goes on to RESTEasy's 405 without a lookup; a query longer
  * than {@link QueryHandshake#MAX_QUERY_LENGTH} is a 400 without a lookup; otherwise one tenant lookup (the cached one
  * every POST makes, under the same budget), then 404 for an unknown or inactive tenant, 405 ({@code Allow: POST}) for
- * a provider without a GET check, 429 once the address has had its share of refusals from the tenant, 400 for
- * malformed parameters and 401 for a wrong verify token (both counted against the address like a bad signature, and
- * kept in the tenant's refusals), and 429 past {@link #ANSWERS_PER_WINDOW} answered checks per tenant in
- * {@link #WINDOW_SECONDS} on this replica (only answers count, so refused checks cannot use up the provider's). No
- * database query, no Redis call and at most one short HMAC per active secret. Non-blocking.
+ * a provider without a GET check, 400 for malformed parameters and 401 for a wrong verify token (both counted
+ * against the tenant like a bad signature, and kept in the tenant's refusals), and 429 past
+ * {@link #ANSWERS_PER_WINDOW} answered checks per tenant in {@link #WINDOW_SECONDS} on this replica (only answers
+ * count, so refused checks cannot use up the provider's). No database query, no Redis call and at most one short
+ * HMAC per active secret. Non-blocking.
  */
 @ApplicationScoped
 public class QueryHandshakes {
@@ -105,15 +105,9 @@ public class QueryHandshakes {
     }
 
     private void answer(RoutingContext ctx, Tenant tenant, QueryHandshake handshake, String query, long started) {
-        String address = budget.client(ctx.request().remoteAddress());
-        long refusedFor = budget.addressRetryAfter(tenant.id(), address);
-        if (refusedFor > 0) {
-            refuse(ctx, tenant, IngressResponses.tooManyFailures(refusedFor), started);
-            return;
-        }
         QueryHandshake.Answer answer = handshake.answer(query, tenant.secrets());
         if (answer.failure() != null) {
-            budget.failed(tenant.id(), address);
+            budget.failed(tenant.id());
             refuse(ctx, tenant, IngressAnswer.of(answer.failure() == QueryHandshake.Failure.MALFORMED ? BAD_REQUEST
                     : UNAUTHORIZED, new IngressReply("invalid_handshake", null, answer.failure().reason())), started);
             return;

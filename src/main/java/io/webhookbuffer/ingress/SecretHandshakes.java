@@ -17,9 +17,9 @@ import io.webhookbuffer.verify.AsanaHandshake;
  * secret is never logged (nor kept in the refusals: those hold header names only).
  *
  * <p>What an unauthenticated sender can make it cost: a malformed secret is a 400 without a query; each refused
- * handshake counts against the address like a bad signature (so the address is soon answered 429 before anything
- * runs), and at most {@link #ATTEMPTS_PER_WINDOW} handshakes per tenant in {@link #WINDOW_SECONDS} reach the database
- * on this replica (then 429 {@code handshake_rate}): one indexed statement each. Never blocks.
+ * handshake counts against the tenant like a bad signature, and at most {@link #ATTEMPTS_PER_WINDOW} handshakes per
+ * tenant in {@link #WINDOW_SECONDS} reach the database on this replica (then 429 {@code handshake_rate}): one
+ * indexed statement each. Never blocks.
  */
 @ApplicationScoped
 public class SecretHandshakes {
@@ -38,10 +38,10 @@ public class SecretHandshakes {
         this.budget = budget;
     }
 
-    /** The decision about a handshake offering {@code secret} for the tenant, from {@code address}. */
-    CompletionStage<IngestService.Admission> offer(Tenant tenant, String secret, String address) {
+    /** The decision about a handshake offering {@code secret} for the tenant. */
+    CompletionStage<IngestService.Admission> offer(Tenant tenant, String secret) {
         if (!AsanaHandshake.wellFormed(secret)) {
-            budget.failed(tenant.id(), address);
+            budget.failed(tenant.id());
             return done(new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.MALFORMED, 0));
         }
         long limitedFor = attempts.take(tenant.id());
@@ -52,7 +52,7 @@ public class SecretHandshakes {
             if (stored) {
                 return new IngestService.SecretStored(AsanaHandshake.SECRET_HEADER, secret);
             }
-            budget.failed(tenant.id(), address);
+            budget.failed(tenant.id());
             return new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.NO_WINDOW, 0);
         });
     }

@@ -58,7 +58,7 @@ public class WebhookResource {
         }
         long receivedAt = clock.millis();
         return Uni.createFrom()
-                .completionStage(() -> ingest.admit(admitted.tenant(), request::getHeader, request.remoteAddress(),
+                .completionStage(() -> ingest.admit(admitted.tenant(), request::getHeader,
                         admitted.body(), receivedAt, admitted.checked(), admitted.length()))
                 .map(IngressResponses::of)
                 .onFailure().recoverWithItem(failure -> IngressResponses.unavailable(unavailableRetryAfter))

@@ -84,7 +84,7 @@ public final class MetricNames {
                     + " 503 replica_busy at buffer.ingress.max-in-flight-bytes)");
     public static final Metric INGRESS_REFUSALS = new Metric("buffer.ingress.refusals", Kind.COUNTER,
             "Ingest requests turned away for lack of room or trust, or malformed, by reason: lookup_busy, replica_busy,"
-                    + " verification_busy, failed_verifications, not_stored, invalid_host, invalid_path, too_many_headers,"
+                    + " verification_busy, not_stored, invalid_host, invalid_path, too_many_headers,"
                     + " request_timeout, head_timeout (closed, no answer), too_many_connections");
     public static final Metric VERIFICATIONS_OFFLOADED = new Metric("buffer.ingress.verifications.offloaded",
             Kind.COUNTER, "Request bodies verified on the verification pool, off the event loop (at least"

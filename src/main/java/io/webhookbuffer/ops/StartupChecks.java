@@ -138,9 +138,10 @@ public class StartupChecks {
         return new ConfigCheck()
                 .range("buffer.ingress.max-body-bytes", ingress.maxBodyBytes(), 1,
                         Math.min(Integer.MAX_VALUE, bodyCeiling))
-                .require(ingress.maxInFlightBytes() >= bodyCeiling, "buffer.ingress.max-in-flight-bytes must be at least"
-                        + " quarkus.http.limits.max-body-size (" + bodyCeiling + ": a body of the largest size must fit"
-                        + " alone, or its 503s would be retried for ever), was " + ingress.maxInFlightBytes())
+                .require(ingress.maxInFlightBytes() >= 2 * bodyCeiling, "buffer.ingress.max-in-flight-bytes must be at"
+                        + " least twice quarkus.http.limits.max-body-size (" + 2 * bodyCeiling + ": a tenant alone may"
+                        + " hold half of it, and a body of the largest size must fit, or its 503s would be retried for"
+                        + " ever), was " + ingress.maxInFlightBytes())
                 .positive("buffer.ingress.body-timeout", ingress.bodyTimeout())
                 .range("buffer.ingress.max-header-count", ingress.maxHeaderCount(), 1, 10_000)
                 .range("buffer.queue.max-batch-size", queue.maxBatchSize(), 1, 10_000)

@@ -24,7 +24,7 @@ class BodyRoomTests {
 
     @Test
     void aGrowingHeapBodyKeepsEveryByteAndHandsOverOnlyWhatArrived() {
-        HeapBody body = new HeapBody(-1);
+        HeapBody body = new HeapBody();
         assertEquals(0, body.room());
         byte[] expected = new byte[20_000];
         for (int i = 0; i < expected.length; i++) {
@@ -39,9 +39,14 @@ class BodyRoomTests {
     }
 
     @Test
-    void aDeclaredHeapBodyIsHandedOverWhole() {
-        HeapBody body = new HeapBody(3);
-        body.add(Buffer.buffer(new byte[] { 1, 2, 3 }));
-        assertArrayEquals(new byte[] { 1, 2, 3 }, body.take());
+    void aDeclaredHeapBodyGrowsToItsLengthAndIsHandedOverWithoutACopy() {
+        HeapBody body = new HeapBody();
+        body.grow(BodyRoom.grown(body.room(), 2, 3));
+        body.add(Buffer.buffer(new byte[] { 1, 2 }));
+        body.grow(BodyRoom.grown(body.room(), 3, 3));
+        body.add(Buffer.buffer(new byte[] { 3 }));
+        assertEquals(3, body.room(), "its room stops at the declared length");
+        byte[] taken = body.take();
+        assertArrayEquals(new byte[] { 1, 2, 3 }, taken);
     }
 }

@@ -15,7 +15,6 @@ import java.util.logging.Level;
 
 import jakarta.inject.Inject;
 
-import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -40,40 +39,37 @@ class FailedVerificationTests {
     @Inject
     InFlightBytes inFlight;
 
+    /**
+     * Issue 40, weakness 2: anyone can point a provider's webhook with a wrong secret at a tenant's URL, and the
+     * provider's own addresses then carry both the forgeries and the genuine events. 25 bad signatures from one
+     * address, then the genuine events from it: every one is verified and accepted (GitHub never retries a refusal).
+     */
     @Test
-    void anAddressPastItsBudgetGets429WithoutAMacAndOtherTenantsDoNot() {
+    void aSignedEventIsAcceptedWhateverItsAddressSentBefore() {
         String tenant = tenant().provision();
-        String neighbour = tenant().provision();
-        for (int i = 0; i < FailedVerificationProfile.PER_ADDRESS; i++) {
+        for (int i = 0; i < 25; i++) {
             given().header("X-Signature", BAD).body("{\"n\":" + i + "}").post("/webhook/" + tenant)
-                    .then().statusCode(401);
+                    .then().statusCode(401).body("reason", equalTo("bad_signature"));
         }
-        given().header("X-Signature", BAD).body("{}").post("/webhook/" + tenant).then().statusCode(429)
-                .header("Retry-After", Matchers.matchesPattern("[1-9][0-9]*"))
-                .body("status", equalTo("rate_limited")).body("reason", equalTo("failed_verifications"));
-        // Even a signed request from this address waits (it cannot be told apart before the MAC)...
-        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"ok\":1}").post("/webhook/" + tenant).then().statusCode(429);
-        // ... and a forged X-Forwarded-For does not make it another address (no proxy is configured).
-        given().header("X-Signature", BAD).header("X-Forwarded-For", "198.51.100.9").body("{}")
-                .post("/webhook/" + tenant).then().statusCode(429);
-        // The same address's standing with another tenant is its own.
-        Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"ok\":2}").post("/webhook/" + neighbour).then().statusCode(202);
-        given().header("X-Signature", BAD).body("{}").post("/webhook/" + neighbour).then().statusCode(401);
+        for (int i = 0; i < 10; i++) {
+            Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"ok\":" + i + "}").post("/webhook/" + tenant).then()
+                    .statusCode(202);
+        }
+        // The forgeries are still refused for what they are, one by one.
+        given().header("X-Signature", BAD).body("{}").post("/webhook/" + tenant).then().statusCode(401);
     }
 
-    /** A GET check's refusals (Meta's wrong verify tokens) count against the address like bad signatures. */
+    /** A GET check's refusals (Meta's wrong verify tokens) never cost the right one its answer. */
     @Test
-    void wrongMetaVerifyTokensEarnTheAddressA429EvenForTheRightOne() {
+    void wrongMetaVerifyTokensDoNotRefuseTheRightOne() {
         String secret = "meta-secret-for-the-budget";
         String tenant = tenant().provider("meta").secrets(secret).provision();
-        for (int i = 0; i < FailedVerificationProfile.PER_ADDRESS; i++) {
+        for (int i = 0; i < 25; i++) {
             given().urlEncodingEnabled(false).get("/webhook/" + tenant + "?hub.mode=subscribe&hub.verify_token=guess" + i
                     + "&hub.challenge=1").then().statusCode(401).body("reason", equalTo("bad_verify_token"));
         }
         given().urlEncodingEnabled(false).get("/webhook/" + tenant + "?hub.mode=subscribe&hub.verify_token="
-                + QueryHandshake.metaVerifyToken(secret) + "&hub.challenge=1").then().statusCode(429)
-                .header("Retry-After", Matchers.matchesPattern("[1-9][0-9]*"))
-                .body("reason", equalTo("failed_verifications"));
+                + QueryHandshake.metaVerifyToken(secret) + "&hub.challenge=1").then().statusCode(200);
     }
 
     /**
@@ -178,8 +174,8 @@ class FailedVerificationTests {
         for (RawHttp connection : connections) {
             connection.send(largeHead(tenant)).send("\"");
         }
-        // Admitted: each declared length taken from the in-flight budget, then a slot of the tenant's checks.
-        awaitHeld(before + (long) connections.length * LARGE);
+        // Admitted, a slot of the tenant's checks each: its first byte read into the first room of its body.
+        awaitHeld(before + (long) connections.length * BodyRoom.FIRST);
     }
 
     private void awaitHeld(long bytes) {

@@ -9,14 +9,12 @@ import io.webhookbuffer.testsupport.PostgresProxyResource;
 /**
  * What {@link IngestAnswersContract} needs to reach every ingest answer in a few requests: the database behind a
  * proxy a test can cut or stall (503 {@code not_stored}, {@code tenant_overloaded} with a mailbox of 2), no room on
- * the verification pool for a body of 4 KiB or more (503 {@code verification_busy}), and a budget of 3 failed
- * verifications per loopback address (429 {@code failed_verifications}). Its two kinds differ only in
+ * the verification pool for a body of 4 KiB or more (503 {@code verification_busy}). Its two kinds differ only in
  * {@code buffer.ingress.direct-route}.
  */
 public abstract class IngestAnswersProfile implements QuarkusTestProfile {
 
     static final int OFFLOAD_BYTES = 4096;
-    static final int FAILURES_PER_ADDRESS = 3;
 
     abstract boolean directRoute();
 
@@ -25,8 +23,6 @@ public abstract class IngestAnswersProfile implements QuarkusTestProfile {
         return Map.of("buffer.ingress.direct-route", Boolean.toString(directRoute()),
                 "buffer.ingress.verification.offload-bytes", Integer.toString(OFFLOAD_BYTES),
                 "buffer.ingress.verification.max-pending", "0",
-                "buffer.ingress.verification.max-failures-per-address", Integer.toString(FAILURES_PER_ADDRESS),
-                "buffer.ingress.verification.count-private-addresses", "true",
                 "buffer.queue.write-timeout", "1s",
                 "buffer.actor.mailbox-capacity", "2");
     }

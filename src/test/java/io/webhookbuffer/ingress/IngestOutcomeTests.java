@@ -29,7 +29,8 @@ class IngestOutcomeTests {
         IngressAnswer duplicate = IngressResponses.bodiless(
                 IngressAnswer.of(200, new IngressReply("deduplicated", "e-1", null)));
         assertEquals(IngestOutcome.DEDUPLICATED, IngestOutcome.of(duplicate.status(), duplicate.reply()));
-        IngressAnswer refused = IngressResponses.bodiless(IngressResponses.tooManyFailures(3));
+        IngressAnswer refused = IngressResponses.bodiless(
+                IngressAnswer.retryAfter(429, new IngressReply("rate_limited", null, null), 3));
         assertEquals(429, refused.status());
         assertEquals(null, refused.text(), "a 429 keeps its JSON and its Retry-After");
         assertEquals("Retry-After", refused.header());

@@ -8,11 +8,12 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  * Slow-sender limits shrunk to test size: the idle timeout to 3 s, the head deadline to 1 s and the body deadline to
  * 2 s (below the idle timeout, so a head or body dribbled faster than that meets its deadline, not the idle timeout),
  * and a replica budget for bodies in
- * flight of 200 KiB (the body ceiling and the default limit shrink with it: the budget must hold the largest body).
+ * flight of 400 KiB (the body ceiling and the default limit shrink with it: a tenant's share, half of the budget, must
+ * hold the largest body).
  */
 public class SlowSendersProfile implements QuarkusTestProfile {
 
-    public static final long IN_FLIGHT_BYTES = 200 * 1024;
+    public static final long IN_FLIGHT_BYTES = 400 * 1024;
 
     @Override
     public Map<String, String> getConfigOverrides() {

@@ -116,28 +116,38 @@ class SlowSendersTests {
     }
 
     @Test
-    void bodiesBeyondTheReplicasInFlightBudgetAre503WithRetryAfterUntilTheHeldOneIsAnswered() throws Exception {
+    void bodiesBeyondTheTenantsShareOfTheBudgetAre503WithRetryAfterUntilTheHeldOneIsAnswered() throws Exception {
         String t = tenant().maxBodyBytes(150_000).provision();
+        String other = tenant().maxBodyBytes(150_000).provision();
         byte[] held = body(150_000, 'h');
         try (RawHttp first = RawHttp.open()) {
             first.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "X-Event-ID: held", signature(held),
-                    "Content-Length: " + held.length)).send(Arrays.copyOf(held, 1000));
-            await().atMost(Duration.ofSeconds(5)).until(() -> Scrape.now().count(IN_FLIGHT) >= held.length);
+                    "Content-Length: " + held.length)).send(Arrays.copyOf(held, held.length - 1000));
+            // Its room grew with its bytes to its declared length: 150,000 of the tenant's 204,800 (half of 409,600).
+            await().atMost(Duration.ofSeconds(5)).until(() -> Scrape.now().count(IN_FLIGHT) == held.length);
 
-            // 54,800 bytes left of 204,800: a declared 100,000 is refused before its body is read ...
+            // A declared 100,000 is admitted, and refused as its room outgrows what is left of the tenant's share ...
             try (RawHttp second = RawHttp.open()) {
-                second.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Content-Length: 100000"));
+                second.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Content-Length: 100000"))
+                        .send(new byte[60_000]);
                 assertBusy(second.answer(Duration.ofSeconds(5)));
                 assertTrue(second.closedWithin(Duration.ofSeconds(5)));
             }
-            // ... and a chunked one as soon as it outgrows what is left.
+            // ... and a chunked one likewise.
             try (RawHttp chunked = RawHttp.open()) {
                 chunked.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "Transfer-Encoding: chunked"))
                         .chunk(new byte[30_000]).chunk(new byte[30_000]);
                 assertBusy(chunked.answer(Duration.ofSeconds(5)));
             }
+            // Another tenant has its own share: half of the 259,600 this one leaves.
+            byte[] beside = body(100_000, 'o');
+            try (RawHttp another = RawHttp.open()) {
+                another.send(head("POST /webhook/" + other, "Host: 127.0.0.1", "X-Event-ID: beside",
+                        signature(beside), "Content-Length: " + beside.length)).send(beside);
+                assertEquals(202, another.answer(Duration.ofSeconds(5)).status());
+            }
 
-            first.send(Arrays.copyOfRange(held, 1000, held.length));
+            first.send(Arrays.copyOfRange(held, held.length - 1000, held.length));
             assertEquals(202, first.answer(Duration.ofSeconds(5)).status());
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> Scrape.now().count(IN_FLIGHT) == 0);
@@ -148,6 +158,7 @@ class SlowSendersTests {
             assertEquals(202, after.answer(Duration.ofSeconds(5)).status(), "the budget was given back");
         }
         assertEquals(2, Db.queued(pool, t));
+        assertEquals(1, Db.queued(pool, other));
     }
 
     /**

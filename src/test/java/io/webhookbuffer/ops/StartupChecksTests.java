@@ -90,11 +90,11 @@ class StartupChecksTests {
 
     @Test
     void theInFlightBudgetMustHoldTheLargestBody() {
-        List<String> problems = problemsWith(Map.of("buffer.ingress.max-in-flight-bytes", Long.toString(CEILING - 1),
+        List<String> problems = problemsWith(Map.of("buffer.ingress.max-in-flight-bytes", Long.toString(2 * CEILING - 1),
                 "buffer.ingress.body-timeout", "0s", "buffer.ingress.max-header-count", "0"));
         assertEquals(3, problems.size(), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.ingress.max-in-flight-bytes must be at least"
-                + " quarkus.http.limits.max-body-size (" + CEILING) && p.endsWith("was " + (CEILING - 1))),
+                + " twice quarkus.http.limits.max-body-size (" + 2 * CEILING) && p.endsWith("was " + (2 * CEILING - 1))),
                 problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.ingress.body-timeout must be a positive")));
         assertTrue(problems.contains("buffer.ingress.max-header-count must be between 1 and 10000, was 0"));
