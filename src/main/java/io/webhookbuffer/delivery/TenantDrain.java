@@ -107,9 +107,7 @@ final class TenantDrain {
         // one request timeout, which start-up checks keep below the lease TTL. A head read (and the lease renewed)
         // with the last delete is sent only if the slot came within prefetchFreshNanos, which keeps that span below
         // the TTL too.
-        return parts.bulkhead().acquire().flatMap(slot -> Uni.createFrom()
-                .deferred(() -> lease.head(after).flatMap(head -> planned(head, after)))
-                .eventually(parts.bulkhead()::release));
+        return parts.bulkhead().withPermit(() -> lease.head(after).flatMap(head -> planned(head, after)));
     }
 
     /** What the head means: the lease lost, idle, a look from the start, a wait, or a batch to send. */

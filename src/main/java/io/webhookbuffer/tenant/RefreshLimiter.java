@@ -21,10 +21,7 @@ final class RefreshLimiter {
     }
 
     <T> CompletableFuture<T> submit(Supplier<? extends CompletionStage<? extends T>> task) {
-        return permits.acquire()
-                .<T>flatMap(permit -> Uni.createFrom().completionStage(task))
-                .eventually(permits::release)
-                .subscribeAsCompletionStage();
+        return permits.<T>withPermit(() -> Uni.createFrom().completionStage(task)).subscribeAsCompletionStage();
     }
 
     /** Refreshes running or waiting (for tests and diagnostics). */
