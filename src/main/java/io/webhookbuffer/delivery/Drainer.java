@@ -72,13 +72,40 @@ public class Drainer implements DrainScheduler {
     @Override
     public void wake(String tenantId) {
         if (config.enabled() && !stopped) {
-            drains.computeIfAbsent(tenantId, id -> new TenantDrain(id, parts)).wake();
+            TenantDrain drain = drains.computeIfAbsent(tenantId, id -> new TenantDrain(id, parts, () -> wake(id)));
+            if (!drain.wake()) {
+                drains.remove(tenantId, drain); // retired just now: the next turn makes a fresh one
+                wake(tenantId);
+            }
         }
+    }
+
+    /**
+     * Drops the drains idle longer than the backoff cap (the longest wait a drain holds its state through), so the map
+     * holds the tenants delivered to lately, not every tenant ever seen. A dropped tenant's next wake starts afresh:
+     * it keeps nothing an idle drain needs (no rows in memory, no lease, no timer); the status page then shows no
+     * delivery state for it on this replica, as for a tenant it never drained.
+     */
+    void evictIdle() {
+        long idleSince = clock.millis() - config.backoffCap().toMillis();
+        drains.forEach((tenantId, drain) -> {
+            if (drain.retire(idleSince)) {
+                drains.remove(tenantId, drain);
+            }
+        });
+    }
+
+    /** Tenants with a drain on this replica (for tests and diagnostics). */
+    int drains() {
+        return drains.size();
     }
 
     void start(@Observes StartupEvent event) {
         if (config.enabled()) {
-            vertx.setPeriodic(config.sweepInterval().toMillis(), id -> sweep.sweep());
+            vertx.setPeriodic(config.sweepInterval().toMillis(), id -> {
+                sweep.sweep();
+                evictIdle();
+            });
             sweep.sweep(); // a restart drains every backlog without waiting for new traffic
         }
     }

@@ -50,29 +50,78 @@ final class TenantDrain {
     /** Why the tenant's batches are held (its stored originUrl is not allowed), or null; and the URL last warned of. */
     private volatile String held;
     private volatile String heldWarned;
+    /** When the last step ended (delivery clock, ms): a drain idle long enough is dropped ({@link #retire}). */
+    private volatile long lastActive;
+    /** Dropped from the drainer's map: it never runs again, and a wake goes to a fresh drain. */
+    private volatile boolean retired;
 
-    TenantDrain(String tenantId, DrainParts parts) {
+    /** Wakes the tenant through the drainer's map: used when this drain was retired under a wake of its own. */
+    private final Runnable handOff;
+
+    TenantDrain(String tenantId, DrainParts parts, Runnable handOff) {
         this.tenantId = tenantId;
+        this.handOff = handOff;
         this.parts = parts;
         this.config = parts.config();
         this.isolation = new Isolation(config.batchSize());
         this.lease = new TenantLease(tenantId, parts);
+        this.lastActive = now();
     }
 
-    void wake() {
+    /** False when this drain was retired: the caller wakes a fresh one instead. */
+    boolean wake() {
         again = true;
-        if (parts.stopped() || now() < notBefore) {
-            return; // shutting down, or the backoff timer wakes us
+        if (parts.stopped()) {
+            return true;
         }
-        if (running.compareAndSet(false, true)) {
-            if (!inProgress) {
-                inProgress = true;
-                parts.sweep().started();
+        if (now() < notBefore) {
+            return !retired; // the backoff timer wakes us
+        }
+        if (!running.compareAndSet(false, true)) {
+            return !retired; // the running step sees again; a retired drain (running for good) sees nothing
+        }
+        if (!inProgress) {
+            inProgress = true;
+            parts.sweep().started();
+        }
+        again = false;
+        lease.newHold();
+        step();
+        return true;
+    }
+
+    /** A wake of our own (a timer, a step's end): a fresh drain takes it if this one was retired meanwhile. */
+    private void wakeHere() {
+        if (!wake()) {
+            handOff.run();
+        }
+    }
+
+    /**
+     * Drops this drain if it has been idle since {@code idleSince} (not running, no timer, no parked lease, not counted
+     * in progress): it takes {@link #running} for good, so no step starts after, and the caller removes it from the map.
+     * A wake that came meanwhile (seen in {@link #again}) is handed off to a fresh drain.
+     */
+    boolean retire(long idleSince) {
+        if (lastActive > idleSince || inProgress || !running.compareAndSet(false, true)) {
+            return false;
+        }
+        boolean idle;
+        synchronized (this) {
+            idle = timerId < 0 && !inProgress && lease.parkedToken() == null && lastActive <= idleSince;
+        }
+        if (!idle) {
+            running.set(false);
+            if (again) {
+                wakeHere();
             }
-            again = false;
-            lease.newHold();
-            step();
+            return false;
         }
+        retired = true;
+        if (again) {
+            handOff.run(); // a wake saw us running before we were retired: a fresh drain takes it
+        }
+        return true;
     }
 
     private void step() {
@@ -210,6 +259,7 @@ final class TenantDrain {
     }
 
     private void finish(Next next) {
+        lastActive = now();
         lease.letGo(next);
         if (next.kind() == Next.Kind.WAIT) {
             notBefore = next.untilMillis();
@@ -225,7 +275,7 @@ final class TenantDrain {
             parts.sweep().finished();
         }
         if (again && next.kind() == Next.Kind.IDLE) {
-            wake();
+            wakeHere();
         } else if (again && next.kind() == Next.Kind.LOST && !parts.stopped()) {
             // Another replica held the tenant; it may have been releasing it just now. Look again shortly rather
             // than leaving a fresh event to the next sweep.
@@ -246,7 +296,7 @@ final class TenantDrain {
                 timerId = -1;
             }
             notBefore = 0;
-            wake();
+            wakeHere();
         });
     }
 
@@ -261,7 +311,7 @@ final class TenantDrain {
     }
 
     boolean running() {
-        return running.get();
+        return running.get() && !retired;
     }
 
     /** The lease parked for a wait, taken for release at shutdown; null when none, or a step is running. */

@@ -160,6 +160,11 @@ final class TenantLease {
         return held;
     }
 
+    /** The lease parked for a wait, left in place (null: none). */
+    Long parkedToken() {
+        return parked;
+    }
+
     String tenantId() {
         return tenantId;
     }

@@ -1,8 +1,10 @@
 package io.webhookbuffer.usage;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -20,16 +22,18 @@ public class UsageCounters {
     private static final int METRICS = UsageMetric.values().length;
 
     private final Map<String, Tally> tallies = new ConcurrentHashMap<>();
+    /** Tallies dropped from {@link #tallies} that were counted on after (a request held one): the next drain takes them. */
+    private final Set<Tally> rescued = ConcurrentHashMap.newKeySet();
     /** The warm-up's rehearsal tenant: never counted (its tally is thrown away, never flushed or pushed). */
     private volatile String ignored = "";
 
     /** One tenant's counters; fetch once per request and count on it. */
     public Tally of(String tenantId) {
         if (ignored.equals(tenantId)) {
-            return new Tally();
+            return new Tally(null, tenantId);
         }
         Tally tally = tallies.get(tenantId); // the common case: a plain read, no bin lock
-        return tally != null ? tally : tallies.computeIfAbsent(tenantId, id -> new Tally());
+        return tally != null ? tally : tallies.computeIfAbsent(tenantId, id -> new Tally(this, id));
     }
 
     /** Counts nothing for {@code tenantId} from now on (the warm-up's rehearsal tenant, whose id is never reused). */
@@ -44,24 +48,48 @@ public class UsageCounters {
         }
     }
 
-    /** Takes every non-zero count, leaving the counters at what arrived meanwhile. */
+    /**
+     * Takes every non-zero count, leaving the counters at what arrived meanwhile. A tally with nothing to take (the
+     * tenant counted nothing for a whole flush interval) is dropped, so the map holds the tenants active lately, not
+     * every tenant ever seen. Nothing counted is lost: a tally is marked retired before it leaves the map and read
+     * once more after; a count that lands on it later (a request fetched it before) sees the mark and hands the tally
+     * to {@link #rescued}, which the next drain takes. One tenant's counts come out as one entry.
+     */
     public List<Counts> drain() {
-        List<Counts> out = new ArrayList<>();
+        Map<String, long[]> out = new LinkedHashMap<>();
         tallies.forEach((tenantId, tally) -> {
-            long[] values = new long[METRICS];
-            boolean any = false;
-            for (int i = 0; i < METRICS; i++) {
-                values[i] = tally.adders[i].sum();
-                if (values[i] != 0) {
-                    tally.adders[i].add(-values[i]);
-                    any = true;
-                }
-            }
-            if (any) {
-                out.add(new Counts(tenantId, values));
+            if (!take(tally, out)) {
+                tally.retired = true;
+                tallies.remove(tenantId, tally);
+                take(tally, out); // a count that landed before the mark was seen
             }
         });
-        return out;
+        for (Tally tally : rescued) {
+            rescued.remove(tally); // before the read: a count after it rescues the tally again
+            take(tally, out);
+        }
+        List<Counts> counts = new ArrayList<>();
+        out.forEach((tenantId, values) -> counts.add(new Counts(tenantId, values)));
+        return counts;
+    }
+
+    /** Moves the tally's counts into {@code out}; false when it had none. */
+    private static boolean take(Tally tally, Map<String, long[]> out) {
+        boolean any = false;
+        for (int i = 0; i < METRICS; i++) {
+            long value = tally.adders[i].sum();
+            if (value != 0) {
+                tally.adders[i].add(-value);
+                out.computeIfAbsent(tally.tenantId, id -> new long[METRICS])[i] += value;
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /** Tenants with a tally now (for tests and diagnostics). */
+    public int tenants() {
+        return tallies.size();
     }
 
     /** Gives back counts a flush could not store, so the next flush carries them. */
@@ -69,7 +97,7 @@ public class UsageCounters {
         for (Counts c : counts) {
             Tally tally = of(c.tenantId());
             for (int i = 0; i < METRICS; i++) {
-                tally.adders[i].add(c.values()[i]);
+                tally.add(i, c.values()[i]);
             }
         }
     }
@@ -84,20 +112,34 @@ public class UsageCounters {
 
     /** One tenant's adders. */
     public static final class Tally {
+        private final UsageCounters owner;
+        private final String tenantId;
         private final LongAdder[] adders = new LongAdder[METRICS];
+        /** Dropped from the map by a drain: a count on it hands it to the owner's rescued set. */
+        private volatile boolean retired;
 
-        Tally() {
+        Tally(UsageCounters owner, String tenantId) {
+            this.owner = owner;
+            this.tenantId = tenantId;
             for (int i = 0; i < METRICS; i++) {
                 adders[i] = new LongAdder();
             }
         }
 
         public void add(UsageMetric metric, long n) {
-            adders[metric.ordinal()].add(n);
+            add(metric.ordinal(), n);
         }
 
         public void increment(UsageMetric metric) {
-            adders[metric.ordinal()].increment();
+            add(metric.ordinal(), 1);
+        }
+
+        // The count first, then the mark: a drain that marks after our read of it reads the count after the mark.
+        private void add(int metric, long n) {
+            adders[metric].add(n);
+            if (retired && owner != null) {
+                owner.rescued.add(this);
+            }
         }
     }
 }
