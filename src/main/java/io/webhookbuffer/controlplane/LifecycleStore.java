@@ -104,6 +104,19 @@ public class LifecycleStore {
     static final String MARK_FAILED = """
             UPDATE lifecycle_events SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::bigint[])""";
 
+    /**
+     * One batch of the retention: delivered events delivered before {@code $1}, through the partial index on
+     * delivered_at. Never an undelivered one (the outbox still owes it), and never a first: its dedupe key has no
+     * episode, so the row is the memory that the first happened, and the next scan of {@link #FIRSTS} would write it
+     * again; there are three per tenant at most.
+     */
+    static final String EXPIRE_BATCH = """
+            DELETE FROM lifecycle_events WHERE id IN (
+                SELECT id FROM lifecycle_events
+                WHERE delivered_at < $1
+                  AND type NOT IN ('first_event_accepted', 'first_delivery', 'first_dead_letter')
+                LIMIT $2)""";
+
     /** One outbox row as the control plane receives it. */
     public record LifecycleEvent(long id, String dedupeKey, String type, String tenantId, OffsetDateTime occurredAt,
             JsonObject data) {
@@ -144,6 +157,11 @@ public class LifecycleStore {
             }
             return out;
         });
+    }
+
+    /** Deletes at most {@code limit} events delivered before {@code cutoff}, firsts excepted; completes with how many. */
+    public Uni<Integer> expireBatch(OffsetDateTime cutoff, int limit) {
+        return pool.preparedQuery(EXPIRE_BATCH).execute(Tuple.of(cutoff, limit)).map(rows -> rows.rowCount());
     }
 
     public Uni<Void> markDelivered(Long[] ids) {

@@ -150,6 +150,7 @@ public class StartupChecks {
                 .positive("buffer.queue.snapshot-interval", queue.snapshotInterval())
                 .positive("buffer.queue.depth-fold-interval", queue.depthFoldInterval())
                 .range("buffer.queue.snapshot-tenants", queue.snapshotTenants(), 1, 100_000)
+                .positive("buffer.queue.dead-letter-retention", queue.deadLetterRetention())
                 .range("buffer.actor.mailbox-capacity", actor.mailboxCapacity(), 1, 1_000_000)
                 .range("buffer.actor.recent-ids", actor.recentIds(), 0, 1_000_000)
                 .range("buffer.actor.turn-length", actor.turnLength(), 1, 1_000_000)

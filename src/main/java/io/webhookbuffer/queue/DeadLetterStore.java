@@ -61,6 +61,14 @@ public class DeadLetterStore {
 
     static final String PURGE = "DELETE FROM dead_letters WHERE id IN (" + SELECTED + ")";
 
+    /**
+     * One batch of the retention: dead letters that died before {@code $1}, any tenant, found through
+     * dead_letters_dead_at_idx and deleted by id. It names dead_letters only: an event replayed from here is a new
+     * row of event_queue, which no retention touches.
+     */
+    static final String EXPIRE_BATCH = """
+            DELETE FROM dead_letters WHERE id IN (SELECT id FROM dead_letters WHERE dead_at < $1 LIMIT $2)""";
+
     /** One dead letter with its body and kept headers, by primary key within the tenant. */
     static final String GET = """
             SELECT id, event_id, received_at, dead_at, attempts, last_status, last_error, content_type,
@@ -112,6 +120,11 @@ public class DeadLetterStore {
     /** Completes with how many rows were deleted. */
     public Uni<Integer> purge(Selection s) {
         return pool.preparedQuery(PURGE).execute(tuple(s)).map(rows -> rows.rowCount());
+    }
+
+    /** Deletes at most {@code limit} dead letters that died before {@code cutoff}; completes with how many. */
+    public Uni<Integer> expireBatch(OffsetDateTime cutoff, int limit) {
+        return pool.preparedQuery(EXPIRE_BATCH).execute(Tuple.of(cutoff, limit)).map(rows -> rows.rowCount());
     }
 
     private static Tuple tuple(Selection s) {

@@ -45,4 +45,14 @@ public interface QueueConfig {
     /** How many tenants the snapshot keeps: the oldest backlogs, and separately the latest dead letters. */
     @WithDefault("100")
     int snapshotTenants();
+
+    /**
+     * Dead letters older than this (by the time they died) are removed, and so are delivered lifecycle events (the
+     * record of the same incidents). SREs replay from dead letters: 30 days outlasts a long weekend plus a holiday
+     * (about 5 days) six times over, two weeks of leave, and the sprint an origin team takes to fix the handler that
+     * refused them; it is also one billing month, so a tenant disputing last month's deliveries can still be shown
+     * what failed.
+     */
+    @WithDefault("30d")
+    Duration deadLetterRetention();
 }

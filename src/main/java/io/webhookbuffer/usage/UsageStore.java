@@ -1,5 +1,6 @@
 package io.webhookbuffer.usage;
 
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +59,19 @@ public class UsageStore {
             GROUP BY p.tenant_id
             ORDER BY p.tenant_id""";
 
+    /** One batch of the retention: hours that start before {@code $1}, through the bucket_start index, by key. */
+    static final String EXPIRE_BATCH = """
+            DELETE FROM usage_buckets WHERE (tenant_id, bucket_start) IN (
+                SELECT tenant_id, bucket_start FROM usage_buckets WHERE bucket_start < $1 LIMIT $2)""";
+
+    /**
+     * How long hours are kept: two of the longest periods. The push reads the current period (it starts less than
+     * {@link BillingPeriod#LONGEST} ago, whatever the tenant's anchor and cadence) and the lifecycle scan's firsts read
+     * the last {@link BillingPeriod#LONGEST}; the previous period is kept whole beside it, so last period's figures can
+     * still be recomputed (a dispute, a control plane rebuilt) until the current one ends.
+     */
+    public static final Duration RETENTION = BillingPeriod.LONGEST.multipliedBy(2);
+
     /** A tenant with activity, and how it is billed. */
     public record ActiveTenant(String tenantId, OffsetDateTime billingAnchor, String billingCadence) {
     }
@@ -83,6 +97,11 @@ public class UsageStore {
             args.addArrayOfLong(column);
         }
         return pool.preparedQuery(FLUSH).execute(args).replaceWithVoid();
+    }
+
+    /** Deletes at most {@code limit} hours that start before {@code cutoff}; completes with how many. */
+    public Uni<Integer> expireBatch(OffsetDateTime cutoff, int limit) {
+        return pool.preparedQuery(EXPIRE_BATCH).execute(Tuple.of(cutoff, limit)).map(rows -> rows.rowCount());
     }
 
     public Uni<List<ActiveTenant>> activeSince(OffsetDateTime since) {
