@@ -2,12 +2,15 @@ package io.webhookbuffer.controlplane;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.webhookbuffer.controlplane.CommandSignature.Direction;
 import io.webhookbuffer.controlplane.CommandSignature.SignedRequest;
@@ -17,11 +20,18 @@ import io.webhookbuffer.controlplane.CommandSignature.SignedRequest;
  * {@code buffer.control.accept-v1}), then the nonce. The nonce is claimed last,
  * so a forged command cannot burn a real nonce. Failure policy: fail closed. No secret configured refuses every
  * command; Redis unreachable refuses with 503 (a nonce that cannot be claimed cannot be trusted).
+ *
+ * <p>Where the MAC runs: a body of at most {@link #INLINE_MAC_BYTES} is MACed on the event loop (HMAC-SHA256 costs
+ * about 1.2 µs per KiB here, measured 2026-12: 18.5 µs for 16 KiB, so at most about 37 µs with two secrets); a larger
+ * one, up to {@link ControlBodyGate#MAX_BYTES} (343 µs per secret for 256 KiB), on a worker thread, and the command
+ * goes on on its event loop once the signature is known.
  */
 @ApplicationScoped
 public class CommandAuthenticator {
 
     private static final Logger LOG = Logger.getLogger(CommandAuthenticator.class);
+    /** 16 KiB: every command but a bulk dead-letter selection is smaller, and its MAC costs microseconds. */
+    static final int INLINE_MAC_BYTES = 16 * 1024;
 
     private final ControlConfig config;
     private final NonceGuard nonces;
@@ -50,11 +60,26 @@ public class CommandAuthenticator {
         String signature = request.getHeader("x-signature");
         SignedRequest signed = new SignedRequest(request.method().name(), target(request),
                 request.getHeader("x-timestamp"), nonce, signature, body);
-        Refusal refusal = CommandSignature.check(secrets, Direction.COMMAND, signed, System.currentTimeMillis() / 1000,
+        return check(signed).flatMap(refusal -> refusal == null
+                ? claim(nonce, signature, signed.method(), request.path())
+                : Uni.createFrom().failure(ProblemException.refused(refusal)));
+    }
+
+    /** The signature's verdict (null: authentic and fresh): on this thread for a small body, else on a worker. */
+    private Uni<Refusal> check(SignedRequest signed) {
+        long now = System.currentTimeMillis() / 1000;
+        Supplier<Refusal> verdict = () -> CommandSignature.check(secrets, Direction.COMMAND, signed, now,
                 config.timestampTolerance().toSeconds(), config.acceptV1());
-        if (refusal != null) {
-            return Uni.createFrom().failure(ProblemException.refused(refusal));
+        Context context = Vertx.currentContext();
+        if (signed.body().length <= INLINE_MAC_BYTES || context == null || !Context.isOnEventLoopThread()) {
+            return Uni.createFrom().item(verdict);
         }
+        // The result comes back on this request's context: the nonce claim and the command run on its event loop.
+        return Uni.createFrom().completionStage(
+                () -> context.executeBlocking(verdict::get, false).toCompletionStage());
+    }
+
+    private Uni<Void> claim(String nonce, String signature, String method, String path) {
         return nonces.claim(nonce)
                 .onFailure().transform(f -> {
                     LOG.warnf("nonce store unavailable, refusing command: %s", f.getMessage());
@@ -66,7 +91,7 @@ public class CommandAuthenticator {
                         return Uni.createFrom().failure(ProblemException.refused(Refusal.REPLAYED_NONCE));
                     }
                     if (CommandSignature.version(signature) == 1) {
-                        warnV1(signed.method(), request.path());
+                        warnV1(method, path);
                     }
                     return Uni.createFrom().voidItem();
                 });

@@ -25,6 +25,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.core.json.JsonObject;
 import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.queue.DeadLetterStore;
@@ -104,8 +105,8 @@ public class DeadLetterResource {
 
     @POST
     @Path("/replay")
-    public Uni<Response> replay(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
-        byte[] raw = body == null ? new byte[0] : body;
+    public Uni<Response> replay(@RestPath String tenantId, HttpServerRequest request, RoutingContext routing) {
+        byte[] raw = ControlBodyGate.body(routing);
         return auth.authenticate(request, raw)
                 .flatMap(ignored -> store.replay(selection(tenantId, raw)))
                 .map(n -> {
@@ -119,8 +120,8 @@ public class DeadLetterResource {
     }
 
     @DELETE
-    public Uni<Response> purge(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
-        byte[] raw = body == null ? new byte[0] : body;
+    public Uni<Response> purge(@RestPath String tenantId, HttpServerRequest request, RoutingContext routing) {
+        byte[] raw = ControlBodyGate.body(routing);
         return auth.authenticate(request, raw)
                 .flatMap(ignored -> store.purge(selection(tenantId, raw)))
                 .map(n -> Response.ok(Map.of("purged", n, "more", n == DeadLetterStore.MAX_PER_COMMAND,

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.verify.Providers;
 
 /**
@@ -45,8 +46,8 @@ public class HandshakeWindowResource {
 
     @POST
     public Uni<Response> open(@RestPath String tenantId, @RestPath String provider, HttpServerRequest request,
-            byte[] body) {
-        byte[] raw = body == null ? new byte[0] : body;
+            RoutingContext routing) {
+        byte[] raw = ControlBodyGate.body(routing);
         return auth.authenticate(request, raw).flatMap(ignored -> {
             TenantCommandResource.requireValidId(tenantId);
             if (Providers.secretHandshake(provider) == null) {

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.tenant.Tenant;
 
 /**
@@ -52,8 +53,8 @@ public class SecretsCommandResource {
     /** Body {@code {"after": "<tenant id>", "limit": 100}}, both optional; the answer's {@code nextAfter} continues. */
     @POST
     @Path("/reencrypt")
-    public Uni<Response> reencrypt(HttpServerRequest request, byte[] body) {
-        byte[] raw = body == null ? new byte[0] : body;
+    public Uni<Response> reencrypt(HttpServerRequest request, RoutingContext routing) {
+        byte[] raw = ControlBodyGate.body(routing);
         return auth.authenticate(request, raw)
                 .flatMap(ignored -> {
                     JsonNode root = parse(raw);

@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.egress.OriginTrust;
 import io.webhookbuffer.queue.Backlog;
 import io.webhookbuffer.queue.DrainScheduler;
@@ -68,8 +69,8 @@ public class TenantCommandResource {
     }
 
     @PUT
-    public Uni<Response> upsert(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
-        byte[] raw = body == null ? new byte[0] : body;
+    public Uni<Response> upsert(@RestPath String tenantId, HttpServerRequest request, RoutingContext routing) {
+        byte[] raw = ControlBodyGate.body(routing);
         return auth.authenticate(request, raw)
                 .map(ignored -> {
                     requireValidId(tenantId);
@@ -96,15 +97,15 @@ public class TenantCommandResource {
      */
     @POST
     @Path("/pause")
-    public Uni<Response> pause(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
-        return steer(tenantId, request, body, () -> store.setPaused(tenantId, true));
+    public Uni<Response> pause(@RestPath String tenantId, HttpServerRequest request, RoutingContext routing) {
+        return steer(tenantId, request, routing, () -> store.setPaused(tenantId, true));
     }
 
     /** Resumes delivery: this replica's drainer is woken now; the others' sweeps find the tenant too. */
     @POST
     @Path("/resume")
-    public Uni<Response> resume(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
-        return steer(tenantId, request, body, () -> store.setPaused(tenantId, false))
+    public Uni<Response> resume(@RestPath String tenantId, HttpServerRequest request, RoutingContext routing) {
+        return steer(tenantId, request, routing, () -> store.setPaused(tenantId, false))
                 .invoke(response -> {
                     if (response.getStatus() == 200) {
                         drains.wake(tenantId);
@@ -119,8 +120,8 @@ public class TenantCommandResource {
      */
     @POST
     @Path("/secrets")
-    public Uni<Response> secrets(@RestPath String tenantId, HttpServerRequest request, byte[] body) {
-        byte[] raw = body == null ? new byte[0] : body;
+    public Uni<Response> secrets(@RestPath String tenantId, HttpServerRequest request, RoutingContext routing) {
+        byte[] raw = ControlBodyGate.body(routing);
         return auth.authenticate(request, raw)
                 .flatMap(ignored -> {
                     requireValidId(tenantId);
@@ -136,9 +137,9 @@ public class TenantCommandResource {
                 .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 
-    private Uni<Response> steer(String tenantId, HttpServerRequest request, byte[] body,
+    private Uni<Response> steer(String tenantId, HttpServerRequest request, RoutingContext routing,
             Supplier<Uni<Applied>> command) {
-        byte[] raw = body == null ? new byte[0] : body;
+        byte[] raw = ControlBodyGate.body(routing);
         return auth.authenticate(request, raw)
                 .flatMap(ignored -> {
                     requireValidId(tenantId);

@@ -61,17 +61,33 @@ public class AnswerWriter {
         if (response.ended() || response.closed()) {
             return;
         }
-        HttpServerRequest request = ctx.request();
-        boolean unread = !request.isEnded();
-        response.setStatusCode(answer.status());
         if (answer.header() != null) {
             response.putHeader(answer.header(), answer.value());
         }
-        response.putHeader(HttpHeaders.CONTENT_TYPE, JSON);
+        end(ctx, answer.status(), JSON, encode(answer.reply()), close);
+    }
+
+    /**
+     * Writes a refusal from a route outside the ingest path (the control plane's body bound) unless the response is
+     * over: {@code body} as {@code contentType}; a request not read in full ends the connection, as for the gate's.
+     */
+    public void refuse(RoutingContext ctx, int status, CharSequence contentType, byte[] body) {
+        HttpServerResponse response = ctx.response();
+        if (!response.ended() && !response.closed()) {
+            end(ctx, status, contentType, body, false);
+        }
+    }
+
+    private void end(RoutingContext ctx, int status, CharSequence contentType, byte[] body, boolean close) {
+        HttpServerResponse response = ctx.response();
+        HttpServerRequest request = ctx.request();
+        boolean unread = !request.isEnded();
+        response.setStatusCode(status);
+        response.putHeader(HttpHeaders.CONTENT_TYPE, contentType);
         if (unread || close) {
             response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
         }
-        response.end(Buffer.buffer(encode(answer.reply())));
+        response.end(Buffer.buffer(body));
         if (unread) {
             lingerThenClose(request);
         } else if (close) {

@@ -342,7 +342,6 @@ public class IngressGate {
         }
 
         void start() {
-            HttpServerRequest request = ctx.request();
             ctx.addEndHandler(answered -> {
                 vertx.cancelTimer(deadline);
                 inFlight.giveBack(tenant.id(), taken);
@@ -353,14 +352,8 @@ public class IngressGate {
                 refuse(IngressResponses.busy(busyRetryAfter)); // direct memory ran out after all: retry later
                 return;
             }
-            deadline = vertx.setTimer(bodyTimeoutMillis, id -> refuse(IngressResponses.bodyTimeout()));
-            request.handler(this::chunk);
-            request.endHandler(end -> complete());
-            if (request.version() == HttpVersion.HTTP_1_1
-                    && "100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))) {
-                ctx.response().writeContinue();
-            }
-            request.resume();
+            deadline = BodyReads.start(vertx, ctx, bodyTimeoutMillis, () -> refuse(IngressResponses.bodyTimeout()),
+                    this::chunk, this::complete);
         }
 
         private void chunk(Buffer chunk) {

@@ -20,6 +20,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.common.ConfigCheck;
+import io.webhookbuffer.controlplane.ControlBodyGate;
 import io.webhookbuffer.ingress.ServerLimits;
 
 /**
@@ -78,18 +79,7 @@ public class ManagementPort {
 
     /** Whether {@code path} (normalized) is one the management port answers: {@code /q}, {@code /control}, {@code /status}. */
     static boolean isManagementPath(String path) {
-        if (path == null) {
-            return false;
-        }
-        int start = 0;
-        while (start < path.length() && path.charAt(start) == '/') {
-            start++;
-        }
-        int end = start;
-        while (end < path.length() && path.charAt(end) != '/' && path.charAt(end) != ';') {
-            end++;
-        }
-        return MANAGEMENT_SEGMENTS.contains(path.substring(start, end));
+        return path != null && MANAGEMENT_SEGMENTS.contains(ControlBodyGate.firstSegment(path));
     }
 
     static ConfigCheck problems(ManagementConfig config, int httpPort) {
