@@ -130,8 +130,8 @@ final class IngressResponses {
     // Refusals at the edge (IngressGate), before the sender is authenticated.
 
     /**
-     * The tenant is not cached and the budget for lookups ({@code buffer.tenants.miss-budget.*}, the origin
-     * pull-through's bulkhead) is spent: the id was not looked up, so this is no 404. Nothing was stored.
+     * The id could not be looked up: the replica has not read its tenant ids yet, or the origin pull-through's bulkhead
+     * is full. So this is no 404. Nothing was stored.
      */
     static IngressAnswer lookupBusy(long retryAfterSeconds) {
         return IngressAnswer.retryAfter(SERVICE_UNAVAILABLE, new IngressReply("unavailable", null, "lookup_busy"),

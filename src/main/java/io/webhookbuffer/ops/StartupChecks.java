@@ -163,7 +163,6 @@ public class StartupChecks {
                 .positive("buffer.tenants.cache-refresh", tenants.cacheRefresh())
                 .range("buffer.tenants.max-concurrent-refreshes", tenants.maxConcurrentRefreshes(), 1, 64)
                 .positive("buffer.tenants.cache-ttl", tenants.cacheTtl())
-                .positive("buffer.tenants.negative-cache-ttl", tenants.negativeCacheTtl())
                 .positive("buffer.dedupe.retention", dedupe.retention())
                 .positive("buffer.dedupe.cleanup-interval", dedupe.cleanupInterval())
                 .range("buffer.dedupe.cleanup-batch-size", dedupe.cleanupBatchSize(), 1, 1_000_000)

@@ -5,7 +5,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -13,11 +15,14 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.webhookbuffer.common.ConfigCheck;
@@ -50,23 +55,24 @@ import com.github.benmanes.caffeine.cache.Scheduler;
  * loads the row, so the cache holds them opened, in memory only, and a request never decrypts: the cost (a few
  * microseconds) is paid once per load or reload, not per event.
  *
- * <p>An id that is not in the database is never cached as known: it goes to a separate, short, size-bounded
- * negative cache. Background refreshes take turns ({@code buffer.tenants.max-concurrent-refreshes}), so a wave of them
- * never crowds the group commit out of the shared pool.
+ * <p>Which ids are tenants is known here, not asked ({@link #ids}): every replica reads all tenant ids once at start
+ * (one query; tenants are few, about 100 bytes each) and adds each id it hears of through the same two paths that
+ * carry every change (Redis at once, the change poll within {@code cache-refresh}). So an id that is no tenant is
+ * answered unknown from memory, with no query and no queue, and a flood of invented ids costs PostgreSQL nothing: it
+ * can take no turn from a tenant that exists (docs/architecture.md, "Fair shares"). A tenant provisioned on another
+ * replica is unknown here until one of those paths brings its id: milliseconds through Redis, at most
+ * {@code cache-refresh} (plus the poll's look-back) without it, as a cached tenant's change already was. Tenants are
+ * deactivated, never deleted, so an id once known stays known (its row decides active or not). Until the first read
+ * of all ids has succeeded (PostgreSQL down at start), an id not yet known is answered with {@link LookupRefused}
+ * (ingress: 503 {@code lookup_busy} with {@code Retry-After}), never 404: nothing is known of it yet.
  *
- * <p>A miss (an id neither cache holds) spends the miss budget ({@code buffer.tenants.miss-budget.*},
- * {@link LookupBudget}): a few queries at once, a short bounded queue, a rate. Random ids never repeat, so the negative
- * cache cannot stop a flood of them; the budget bounds what the flood costs PostgreSQL and how much of the pool it
- * holds, and a miss beyond it fails with {@link LookupRefused} without a query (ingress: 503 {@code lookup_busy} with
- * {@code Retry-After}, never 404, since the id was not looked up; a refusal is not cached, the retry asks again).
- * Waiting a little before refusing lets a burst of genuine first-seen tenants (the first traffic after a start) through
- * in turn instead of refusing all but two. Cached tenants never meet the budget: a hit completes at once, and their
- * background refresh takes the refresh limiter's turns instead (the cached value serves meanwhile); and a tenant this
- * replica knew within ten cache TTLs that misses (forgotten after a change, or expired while idle) is reloaded without
- * the budget, since only a found tenant is remembered so and invented ids cannot be. Identical
- * concurrent misses are coalesced by the cache (one load per id), so a burst to one id spends one turn. The origin
- * pull-through has a budget of its own (the bulkhead, {@code buffer.tenants.origin-pull.*}), so a slow origin cannot
- * hold the database's turns.
+ * <p>A tenant that exists but is not cached (first seen since the start, or expired while idle) is loaded at once, in
+ * turn with the other tenants' loads ({@code max-concurrent-refreshes} at a time, in arrival order): identical
+ * concurrent misses are coalesced by the cache (one load per id), so each tenant waits behind at most one load per
+ * other tenant, never behind traffic it did not send. Background refreshes take turns of their own, so a wave of them
+ * never crowds the group commit out of the shared pool. With origin pull-through, an id that is not a tenant in
+ * PostgreSQL is asked of the origin within its bulkhead ({@code buffer.tenants.origin-pull.*}), so a slow origin
+ * cannot hold the database's turns; an id the origin answered is known from then on and skips the bulkhead.
  */
 @ApplicationScoped
 public class TenantDirectory {
@@ -79,17 +85,21 @@ public class TenantDirectory {
      * or comes from a replica whose clock runs behind the database's by less than this, is still found.
      */
     static final Duration LOOK_BACK = Duration.ofSeconds(10);
+    /** How long the start waits for the first read of all tenant ids before it goes on without them. */
+    static final Duration IDS_AT_START = Duration.ofSeconds(10);
 
     private final AsyncLoadingCache<String, Tenant> known;
-    private final Cache<String, Boolean> unknown;
     /**
-     * Ids this replica found to be tenants in the last ten cache TTLs: when such an id misses (the change poll or
-     * Redis dropped it, or it expired while idle) its reload skips the budgets. Only a load that found a tenant adds
-     * one, so invented ids cannot get in, and there are at most as many as tenants (bounded by cache-size).
+     * Every id that is a tenant in PostgreSQL (or that the origin answered), as far as this replica has heard: read
+     * whole at start, then added to by every change announced or polled and by every load that found a tenant. Only
+     * the database and the control plane's announcements add ids, so invented ids cannot get in.
      */
-    private final Cache<String, Boolean> recentlyKnown;
+    private final Set<String> ids = ConcurrentHashMap.newKeySet();
+    /** Whether {@link #ids} holds every tenant id the database had at some moment since the start. */
+    private volatile boolean idsLoaded;
     private final RefreshLimiter refreshes;
-    private final LookupBudget misses;
+    /** Loads of tenants that exist but are not cached, in turn: each id has at most one in flight (the cache's). */
+    private final RefreshLimiter loads;
     private final LookupBudget originQuestions;
     private final RehearsalTenant rehearsal;
     private final TenantRepository repository;
@@ -124,9 +134,7 @@ public class TenantDirectory {
         this.lookupTimeout = requestDeadline(config.lookupTimeout(), config.originPull().enabled(),
                 config.originPull().maxWait(), config.originPull().timeout());
         this.refreshes = new RefreshLimiter(config.maxConcurrentRefreshes());
-        TenantConfig.MissBudget miss = config.missBudget();
-        this.misses = LookupBudget.of("tenant miss budget", miss.maxConcurrent(), miss.maxWaiting(), miss.maxWait(),
-                miss.perSecond());
+        this.loads = new RefreshLimiter(config.maxConcurrentRefreshes());
         TenantConfig.OriginPull pull = config.originPull();
         this.originQuestions = LookupBudget.of("origin pull-through bulkhead", pull.maxConcurrent(), pull.maxWaiting(),
                 pull.maxWait(), 0);
@@ -139,9 +147,9 @@ public class TenantDirectory {
                     @Override
                     public CompletableFuture<Tenant> asyncLoad(String id, Executor executor) {
                         // A miss: a request waits for it (at most lookup-timeout, in find), so it never takes the
-                        // refreshes' turns. An id known a moment ago goes straight to the database; any other spends
-                        // the miss budget.
-                        return plain(load(id, recentlyKnown.getIfPresent(id) != null));
+                        // refreshes' turns. A tenant's takes its turn among the other tenants' loads; an id no
+                        // tenant has (origin pull-through on) goes to the origin's bulkhead without one.
+                        return plain(ids.contains(id) ? loads.submit(() -> load(id)) : load(id));
                     }
 
                     @Override
@@ -152,7 +160,7 @@ public class TenantDirectory {
                                 reloadDelayMillis(config.cacheTtl(), ThreadLocalRandom.current()::nextDouble),
                                 TimeUnit.MILLISECONDS, Runnable::run);
                         return CompletableFuture.supplyAsync(
-                                () -> refreshes.submit(() -> load(id, true)), later)
+                                () -> refreshes.submit(() -> load(id)), later)
                                 .thenCompose(reload -> reload);
                     }
                 });
@@ -160,15 +168,28 @@ public class TenantDirectory {
                 .maximumSize(config.cacheSize())
                 .expireAfterWrite(Duration.ofMinutes(5))
                 .build();
-        this.recentlyKnown = Caffeine.newBuilder()
-                .maximumSize(config.cacheSize())
-                .expireAfterWrite(config.cacheTtl().multipliedBy(10))
-                .build();
-        this.unknown = Caffeine.newBuilder()
-                .maximumSize(config.negativeCacheSize())
-                .expireAfterWrite(config.negativeCacheTtl())
-                .scheduler(Scheduler.systemScheduler())
-                .build();
+    }
+
+    /**
+     * Reads every tenant id before the first request (before the warm-up's rehearsal too). Failure policy: fail
+     * closed, retried. With PostgreSQL unreachable the start goes on, ids not yet known are answered 503 (never 404),
+     * and the change poll tries again every {@code cache-refresh}.
+     */
+    void loadIds(@Observes @Priority(1) StartupEvent event) {
+        try {
+            readIds().toCompletableFuture().get(IDS_AT_START.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            LOG.warnf("reading the tenant ids failed (%s): ids not yet known are answered 503 until it succeeds, "
+                    + "retried every buffer.tenants.cache-refresh", e.getMessage());
+        }
+    }
+
+    /** Adds every tenant id the database has, and marks them read. */
+    private CompletionStage<Void> readIds() {
+        return repository.allIds().thenAccept(all -> {
+            ids.addAll(all.tenantIds());
+            idsLoaded = true;
+        });
     }
 
     /** Completes with the tenant (active or not), or with null when the id is unknown. */
@@ -177,18 +198,18 @@ public class TenantDirectory {
         if (rehearsing != null) {
             return CompletableFuture.completedFuture(rehearsing); // the warm-up's: never in the database or the cache
         }
-        if (unknown.getIfPresent(tenantId) != null) {
-            return CompletableFuture.completedFuture(null);
+        if (!ids.contains(tenantId)) {
+            if (!idsLoaded) {
+                return CompletableFuture.failedFuture(new LookupRefused("tenant ids not read yet")); // retry: 503
+            }
+            if (!originPull) {
+                return CompletableFuture.completedFuture(null); // no tenant: known from memory, no query
+            }
         }
         // A hit is complete: no deadline. A load is shared by every request for the id and stays
         // in the cache until it ends; each request stops waiting for it at lookup-timeout.
         CompletableFuture<Tenant> cached = known.get(tenantId);
-        return (cached.isDone() ? cached : withDeadline(cached, lookupTimeout)).thenApply(tenant -> {
-            if (tenant == null) {
-                unknown.put(tenantId, Boolean.TRUE);
-            }
-            return tenant;
-        });
+        return cached.isDone() ? cached : withDeadline(cached, lookupTimeout);
     }
 
     /**
@@ -199,7 +220,8 @@ public class TenantDirectory {
             skipExecutionIf = Scheduled.ApplicationNotRunning.class,
             identity = "tenant-changes")
     Uni<Void> followChanges() {
-        return Uni.createFrom().completionStage(() -> repository.changedSince(lastLook.minus(LOOK_BACK)))
+        return Uni.createFrom().completionStage(() -> idsLoaded ? CompletableFuture.completedFuture(null) : readIds())
+                .chain(() -> Uni.createFrom().completionStage(() -> repository.changedSince(lastLook.minus(LOOK_BACK))))
                 .invoke(changes -> {
                     changes.tenantIds().forEach(this::changed);
                     lastLook = changes.polledAt();
@@ -214,11 +236,11 @@ public class TenantDirectory {
      * The tenant's row changed: reloads it now if this replica holds it, and completes when the cache holds the new
      * row or has forgotten the tenant, within {@code lookup-timeout}. Meanwhile the cached tenant keeps serving, so no
      * request waits for the reload (a forgotten tenant was reloaded on the request path, into the shared pool without
-     * the miss budget: with the pool busy, its sender waited up to the pool's 30 s for a connection, two or three times
+     * any budget: with the pool busy, its sender waited up to the pool's 30 s for a connection, two or three times
      * per change per replica, once per look that saw the change). Failure policy: fail closed. A reload that fails,
      * finds no row or has not answered within {@code lookup-timeout} forgets the tenant, so the next request asks the
      * database as before: the old row serves at most that much longer than it did when a change forgot it at once. An
-     * id this replica does not hold stays unloaded, and is no longer remembered as unknown (a new tenant). Cancelling
+     * id this replica does not hold stays unloaded, and is known from now on (a new tenant: {@link #ids}). Cancelling
      * the returned stage changes none of this.
      */
     public CompletionStage<Void> changed(String tenantId) {
@@ -227,12 +249,12 @@ public class TenantDirectory {
         // is then dropped (ChangeMarks). A refresh of the cache's own that ends after a put is discarded by the cache,
         // since the entry changed under it.
         long change = changes.incrementAndGet();
-        unknown.invalidate(tenantId);
+        ids.add(tenantId);
         if (known.getIfPresent(tenantId) == null) {
             marks.asMap().merge(tenantId, new ChangeMarks(0, change), (old, absent) -> old.absentAt(change));
             return CompletableFuture.completedFuture(null);
         }
-        CompletableFuture<Void> settled = refreshes.submit(() -> load(tenantId, true)).handle((tenant, failure) -> {
+        CompletableFuture<Void> settled = refreshes.submit(() -> load(tenantId)).handle((tenant, failure) -> {
             marks.asMap().compute(tenantId, (id, old) -> {
                 ChangeMarks now = old == null ? new ChangeMarks(0, 0) : old;
                 if (change <= now.applied() || change <= now.absent()) {
@@ -304,32 +326,29 @@ public class TenantDirectory {
     }
 
     /**
-     * The pool's connections tenant lookups may hold at once (misses, refreshes, the change poll) leave at least two:
-     * one for the group commit, one for the readiness probe's {@code SELECT 1}, so no flood of ids can starve either.
+     * The pool's connections tenant lookups may hold at once (loads of tenants not cached, refreshes, the change poll)
+     * leave at least two: one for the group commit, one for the readiness probe's {@code SELECT 1}.
      */
     static ConfigCheck problems(TenantConfig config, int poolSize) {
-        int share = config.missBudget().maxConcurrent() + config.maxConcurrentRefreshes() + 1;
+        int share = 2 * config.maxConcurrentRefreshes() + 1;
         return new ConfigCheck()
-                .range("buffer.tenants.miss-budget.max-concurrent", config.missBudget().maxConcurrent(), 1, 64)
-                .range("buffer.tenants.miss-budget.max-waiting", config.missBudget().maxWaiting(), 0, 10_000)
-                .range("buffer.tenants.miss-budget.per-second", config.missBudget().perSecond(), 0, 1_000_000)
                 .range("buffer.tenants.max-concurrent-refreshes", config.maxConcurrentRefreshes(), 1, 64)
                 .range("buffer.tenants.origin-pull.max-concurrent", config.originPull().maxConcurrent(), 1, 1024)
                 .range("buffer.tenants.origin-pull.max-waiting", config.originPull().maxWaiting(), 0, 10_000)
-                .require(share <= poolSize - 2, "buffer.tenants.miss-budget.max-concurrent ("
-                        + config.missBudget().maxConcurrent() + ") + buffer.tenants.max-concurrent-refreshes ("
-                        + config.maxConcurrentRefreshes() + ") + 1 (the change poll) must leave two of "
-                        + "quarkus.datasource.reactive.max-size (" + poolSize + ") for the group commit and readiness");
+                .require(share <= poolSize - 2, "twice buffer.tenants.max-concurrent-refreshes ("
+                        + config.maxConcurrentRefreshes() + ": loads and refreshes) + 1 (the change poll) must leave "
+                        + "two of quarkus.datasource.reactive.max-size (" + poolSize + ") for the group commit and "
+                        + "readiness");
     }
 
     /**
-     * PostgreSQL first, then (when enabled) the origin. A miss for an unproven id spends the miss budget and, for the
-     * origin, the bulkhead; a refresh or a known id spends neither (the refresh limiter and the number of tenants bound
-     * those, and a tenant must not wait behind a flood of invented ids).
+     * PostgreSQL for an id known to be a tenant, then (when enabled) the origin: directly for an id known here, within
+     * the bulkhead for any other (the only lookups an invented id can cause, and they never reach the database).
      */
-    private CompletionStage<Tenant> load(String id, boolean proven) {
-        CompletionStage<Tenant> fromDatabase = proven ? repository.find(id) : misses.submit(() -> repository.find(id));
-        // The warm-up's made-up ids (RefusalRehearsal) cost the database lookup they rehearse, never the origin's.
+    private CompletionStage<Tenant> load(String id) {
+        boolean stored = ids.contains(id);
+        CompletionStage<Tenant> fromDatabase = stored ? repository.find(id) : CompletableFuture.completedFuture(null);
+        // The warm-up's made-up ids (RefusalRehearsal) are never asked of the origin.
         CompletionStage<Tenant> found = !originPull || rehearsal.owns(id) ? fromDatabase : fromDatabase.thenCompose(tenant -> {
             if (tenant != null) {
                 return CompletableFuture.completedFuture(tenant);
@@ -337,11 +356,11 @@ public class TenantDirectory {
             // Failure policy: fail closed, and ask for a retry. An origin we could not ask (bulkhead full, timeout, a
             // refused connection, a 5xx) fails the lookup: ingress answers 503 with Retry-After, not 404, which some
             // providers take as "disable this endpoint"; it never yields a tenant without a secret.
-            return proven ? originSource.fetch(id) : originQuestions.submit(() -> originSource.fetch(id));
+            return stored ? originSource.fetch(id) : originQuestions.submit(() -> originSource.fetch(id));
         });
         return found.thenApply(tenant -> {
             if (tenant != null) {
-                recentlyKnown.put(id, Boolean.TRUE);
+                ids.add(id);
             }
             return tenant;
         });

@@ -47,6 +47,13 @@ public class TenantRepository {
             SELECT now() AS polled_at,
                    ARRAY(SELECT tenant_id FROM tenants WHERE updated_at > $1) AS changed""";
 
+    /**
+     * Every tenant id, active or not (tenants are deactivated, never deleted), and the database's clock now. Served by
+     * the primary key's index alone; about 100 bytes of memory per tenant once read.
+     */
+    static final String ALL_IDS = """
+            SELECT now() AS polled_at, ARRAY(SELECT tenant_id FROM tenants) AS changed""";
+
     /** What {@link #changedSince} found: ids changed after the given time, and the database's time of the look. */
     public record Changes(OffsetDateTime polledAt, List<String> tenantIds) {
     }
@@ -84,6 +91,17 @@ public class TenantRepository {
     /** The tenants whose rows changed after {@code since}, and the database's time of the look. */
     public CompletionStage<Changes> changedSince(OffsetDateTime since) {
         return pool.preparedQuery(CHANGED_SINCE).execute(Tuple.of(since))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return new Changes(row.getOffsetDateTime("polled_at"),
+                            Arrays.asList(row.getArrayOfStrings("changed")));
+                })
+                .toCompletionStage();
+    }
+
+    /** Every tenant id there is (as {@link Changes}: all of them, and the database's time of the look). */
+    public CompletionStage<Changes> allIds() {
+        return pool.preparedQuery(ALL_IDS).execute()
                 .map(rows -> {
                     Row row = rows.iterator().next();
                     return new Changes(row.getOffsetDateTime("polled_at"),

@@ -42,7 +42,7 @@ import io.webhookbuffer.tenant.RehearsalTenant;
  *
  * <p>What it leaves: no metric of the buffer's own (the gate does not report a refusal on a connection the rehearsal
  * opened, {@link RehearsalTenant#sentBy}, nor one to the rehearsal tenant), no refusal kept, nothing stored; unknown
- * ids in the tenant directory's negative cache (bounded, they expire); Quarkus's own
+ * ids (answered unknown from the tenant directory's memory: nothing is kept); Quarkus's own
  * {@code http_server_requests_seconds} counts the requests that reached a route, as it counts the signed rehearsal.
  * One line in the log at the end. Failure policy: whatever the answers, it ends (count, time or shutdown) and
  * readiness follows; an exchange that gets no answer is closed after {@link #ANSWER_MILLIS}.
@@ -142,7 +142,7 @@ public class RefusalRehearsal {
     List<LongFunction<Shape>> catalogue() {
         String own = "/webhook/" + rehearsal.id();
         List<LongFunction<Shape>> all = new ArrayList<>();
-        // Unknown tenants: the lookup, its query, the negative cache, the 404.
+        // Unknown tenants: the lookup, answered from the known ids, the 404.
         LongFunction<Shape> unknownSmall = n -> answered(post(unknown(n), "Content-Length: " + JSON.length()) + JSON);
         LongFunction<Shape> unknownChunked = n -> answered(post(unknown(n), "Transfer-Encoding: chunked")
                 + Integer.toHexString(JSON.length()) + "\r\n" + JSON + "\r\n0\r\n\r\n");

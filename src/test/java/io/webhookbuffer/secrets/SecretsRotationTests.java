@@ -26,6 +26,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.cli.BufferCtl;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.tenant.TenantDirectory;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
@@ -44,6 +45,9 @@ class SecretsRotationTests {
 
     @Inject
     Pool pool;
+
+    @Inject
+    TenantDirectory directory;
 
     /** This class's database is its own: each test starts from no tenant, whatever ran before. */
     @BeforeEach
@@ -132,6 +136,9 @@ class SecretsRotationTests {
                         token == null ? null : "https://" + id + ".example", sealed.originToken(),
                         sealed.originSigningSecret())))
                 .await().indefinitely();
+        // As the old replica's command announced it: every replica then knows the id (TenantDirectory's ids), as it
+        // would have from its start-up read had the row been there before it started.
+        directory.changed(id).toCompletableFuture().join();
     }
 
     private List<Row> rows() {

@@ -36,7 +36,7 @@ class OriginPullBulkheadTests {
     public static class Pull implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("buffer.tenants.miss-budget.max-waiting", "64", "buffer.tenants.miss-budget.max-wait", "2s");
+            return Map.of(); // the origin's settings come from SlowTenantOrigin; an app of its own
         }
     }
 

@@ -22,8 +22,8 @@ import io.webhookbuffer.testsupport.TestTenants;
 import io.webhookbuffer.warmup.Warmup;
 
 /**
- * With origin pull-through on, the start-up warm-up's refusal rehearsal looks its made-up unknown tenants up in the
- * database as a flood's would be, and never asks the origin about them: a replica's start costs the customer's origin
+ * With origin pull-through on, the start-up warm-up's refusal rehearsal finds its made-up unknown tenants unknown as
+ * a flood's would be, and never asks the origin about them: a replica's start costs the customer's origin
  * nothing. Against a real origin ({@link SlowTenantOrigin}) that keeps every id it is asked about.
  */
 @QuarkusTest
@@ -38,8 +38,7 @@ class OriginPullSkipsRehearsalTests {
         public Map<String, String> getConfigOverrides() {
             return Map.of("buffer.warmup.enabled", "true", "buffer.warmup.requests", "100",
                     "buffer.warmup.refusals", Integer.toString(REFUSALS), "buffer.warmup.connections", "4",
-                    "buffer.warmup.max-duration", "60s",
-                    "buffer.tenants.miss-budget.max-waiting", "64", "buffer.tenants.miss-budget.max-wait", "2s");
+                    "buffer.warmup.max-duration", "60s");
         }
     }
 

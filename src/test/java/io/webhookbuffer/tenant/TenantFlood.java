@@ -63,6 +63,12 @@ final class TenantFlood implements AutoCloseable {
      */
     Result run(int total, int connections, String knownTenant, String secret, Duration pollEvery)
             throws InterruptedException {
+        return run(total, connections, List.of(knownTenant), secret, pollEvery);
+    }
+
+    /** As above, the signed events going to each of {@code knownTenants} in turn. */
+    Result run(int total, int connections, List<String> knownTenants, String secret, Duration pollEvery)
+            throws InterruptedException {
         HttpClient flood = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
                 .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(connections));
         HttpClient side = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port),
@@ -104,6 +110,7 @@ final class TenantFlood implements AutoCloseable {
             polls.incrementAndGet();
             side.request(HttpMethod.GET, "/q/health/ready").compose(r -> r.send().compose(res -> res.body()
                     .map(b -> res.statusCode()))).onComplete(s -> readiness.add(s.succeeded() ? s.result() : -1));
+            String knownTenant = knownTenants.get((polls.get() - 1) % knownTenants.size());
             byte[] event = ("{\"genuine\":\"" + UUID.randomUUID() + "\"}").getBytes(StandardCharsets.UTF_8);
             long sent = System.nanoTime();
             side.request(new RequestOptions().setMethod(HttpMethod.POST).setURI("/webhook/" + knownTenant)
