@@ -29,7 +29,9 @@ public class HandshakeWindows implements SecretHandshakeStore {
 
     /**
      * Opens (or replaces) the window when the tenant exists and its provider is {@code $2}; writes the opening's
-     * lifecycle event. Answers the tenant's provider (null: no tenant) and the window (null: none opened).
+     * lifecycle event and stamps the tenant's {@code updated_at}, so every replica's change poll reloads the tenant
+     * with its window even when the Redis announcement is missed. Answers the tenant's provider (null: no tenant) and
+     * the window (null: none opened).
      */
     static final String OPEN = """
             WITH t AS (
@@ -40,6 +42,8 @@ public class HandshakeWindows implements SecretHandshakeStore {
                 ON CONFLICT (tenant_id) DO UPDATE SET provider = excluded.provider, window_id = excluded.window_id,
                     opened_at = excluded.opened_at, closes_at = excluded.closes_at
                 RETURNING window_id, opened_at, closes_at
+            ), touched AS (
+                UPDATE tenants SET updated_at = now() WHERE tenant_id = $1 AND EXISTS (SELECT 1 FROM opened)
             ), logged AS (
                 INSERT INTO lifecycle_events (dedupe_key, type, tenant_id, occurred_at, data)
                 SELECT '%1$s:' || $1 || ':' || window_id, '%1$s', $1, opened_at,
@@ -86,13 +90,17 @@ public class HandshakeWindows implements SecretHandshakeStore {
         this.invalidation = invalidation;
     }
 
-    /** Opens the tenant's window for {@code seconds}; the tenant's provider, or null when there is no tenant. */
+    /**
+     * Opens the tenant's window for {@code seconds}; the tenant's provider, or null when there is no tenant. Answers
+     * once this replica serves the tenant with its window, and every other is told (ingress refuses a handshake outside
+     * a window from the cached tenant, without a query).
+     */
     Uni<Opened> open(String tenantId, String provider, int seconds) {
         return pool.preparedQuery(OPEN).execute(Tuple.of(tenantId, provider, seconds)).map(rows -> {
             Row row = rows.iterator().next();
             return new Opened(row.getString("provider"), row.getOffsetDateTime("opened_at"),
                     row.getOffsetDateTime("closes_at"));
-        });
+        }).call(opened -> opened.openedAt() != null ? invalidation.changed(tenantId) : Uni.createFrom().voidItem());
     }
 
     @Override

@@ -72,7 +72,7 @@ public class IngestService {
 
     /** A secret handshake refused: nothing stored. {@code retryAfterSeconds} is set for {@link Why#RATE} only. */
     public record HandshakeRefused(Why why, long retryAfterSeconds) implements Admission {
-        /** Malformed secret (400), no open window (403), too many handshakes for the tenant (429). */
+        /** Malformed secret (400), no open window (403), another of the tenant's handshakes at the database now (429). */
         public enum Why { MALFORMED, NO_WINDOW, RATE }
     }
 

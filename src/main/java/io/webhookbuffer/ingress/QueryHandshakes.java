@@ -23,23 +23,19 @@ import io.webhookbuffer.verify.QueryHandshake;
  * answered from a Vert.x route ahead of RESTEasy and never buffered. What an unauthenticated sender can make it cost
  * is bounded: a GET without a query string, or with a body, goes on to RESTEasy's 405 without a lookup; a query longer
  * than {@link QueryHandshake#MAX_QUERY_LENGTH} is a 400 without a lookup; otherwise one tenant lookup (the cached one
- * every POST makes, under the same budget), then 404 for an unknown or inactive tenant, 405 ({@code Allow: POST}) for
- * a provider without a GET check, 400 for malformed parameters and 401 for a wrong verify token (both counted
- * against the tenant like a bad signature, and kept in the tenant's refusals), and 429 past
- * {@link #ANSWERS_PER_WINDOW} answered checks per tenant in {@link #WINDOW_SECONDS} on this replica (only answers
- * count, so refused checks cannot use up the provider's). No database query, no Redis call and at most one short
- * HMAC per active secret. Non-blocking.
+ * every POST makes; an id that is no tenant is known from memory), then 404 for an unknown or inactive tenant, 405
+ * ({@code Allow: POST}) for a provider without a GET check; then the answer (at most one short HMAC per active
+ * secret, less than the request's own HTTP handling, so no rate guards it: a check anyone can send, such as X's CRC,
+ * can never be refused for the others). A check that fails is 400 for malformed parameters or 401 for a wrong verify
+ * token, counted against the tenant like a bad signature and kept in the tenant's refusals. No database query, no
+ * Redis call. Non-blocking.
  */
 @ApplicationScoped
 public class QueryHandshakes {
 
-    /** Checks answered per tenant per replica and window: X checks hourly, Meta and Dropbox once per set-up. */
-    static final int ANSWERS_PER_WINDOW = 30;
-    static final int WINDOW_SECONDS = 60;
     private static final int OK = 200;
     private static final int BAD_REQUEST = 400;
     private static final int UNAUTHORIZED = 401;
-    private static final int TOO_MANY_REQUESTS = 429;
 
     private final TenantDirectory tenants;
     private final VerificationBudget budget;
@@ -48,8 +44,6 @@ public class QueryHandshakes {
     private final IngressListener listener;
     private final long busyRetryAfter;
     private final long unavailableRetryAfter;
-    /** Per tenant: the checks answered in the window. */
-    private final TenantPace answered = new TenantPace(ANSWERS_PER_WINDOW, WINDOW_SECONDS);
 
     public QueryHandshakes(TenantDirectory tenants, VerificationBudget budget, RefusalLog refusals, AnswerWriter writer,
             IngressListener listener, ActorConfig actor) {
@@ -105,22 +99,19 @@ public class QueryHandshakes {
     }
 
     private void answer(RoutingContext ctx, Tenant tenant, QueryHandshake handshake, String query, long started) {
+        // The answer first: it costs at most a few HMACs of 17 to 256 bytes, less than the request's own HTTP handling,
+        // so no budget guards it, and a check that passes is never refused for what other requests did (X's CRC, or
+        // Meta's own check from an address others made Meta send wrong tokens from). A failed check counts against
+        // the tenant like a bad signature.
         QueryHandshake.Answer answer = handshake.answer(query, tenant.secrets());
-        if (answer.failure() != null) {
-            budget.failed(tenant.id());
-            refuse(ctx, tenant, IngressAnswer.of(answer.failure() == QueryHandshake.Failure.MALFORMED ? BAD_REQUEST
-                    : UNAUTHORIZED, new IngressReply("invalid_handshake", null, answer.failure().reason())), started);
+        if (answer.failure() == null) {
+            write(ctx.response(), answer);
+            listener.answered(IngestOutcome.HANDSHAKE, System.nanoTime() - started);
             return;
         }
-        // Only answers take a slot, so refused checks cannot use up the provider's own.
-        long limitedFor = answered.take(tenant.id());
-        if (limitedFor > 0) {
-            refuse(ctx, tenant, IngressAnswer.retryAfter(TOO_MANY_REQUESTS,
-                    new IngressReply("rate_limited", null, "handshake_rate"), limitedFor), started);
-            return;
-        }
-        write(ctx.response(), answer);
-        listener.answered(IngestOutcome.HANDSHAKE, System.nanoTime() - started);
+        budget.failed(tenant.id());
+        refuse(ctx, tenant, IngressAnswer.of(answer.failure() == QueryHandshake.Failure.MALFORMED ? BAD_REQUEST
+                : UNAUTHORIZED, new IngressReply("invalid_handshake", null, answer.failure().reason())), started);
     }
 
     private static IngressAnswer malformed() {

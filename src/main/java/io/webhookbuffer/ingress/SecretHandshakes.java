@@ -1,6 +1,9 @@
 package io.webhookbuffer.ingress;
 
+import java.time.Instant;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,45 +19,39 @@ import io.webhookbuffer.verify.AsanaHandshake;
  * window is used, the answer is 403 {@code handshake_refused} / {@code no_handshake_window} and nothing is stored. The
  * secret is never logged (nor kept in the refusals: those hold header names only).
  *
- * <p>What an unauthenticated sender can make it cost: a malformed secret is a 400 without a query; each refused
- * handshake counts against the tenant like a bad signature, and at most {@link #ATTEMPTS_PER_WINDOW} handshakes per
- * tenant in {@link #WINDOW_SECONDS} reach the database on this replica (then 429 {@code handshake_rate}): one
- * indexed statement each. Never blocks.
+ * <p>What an unauthenticated sender can make it cost, and why it can never use up the genuine handshake: a malformed
+ * secret is a 400, and a handshake outside a window a 403, both decided from memory (the cached tenant carries its
+ * window, reloaded on every replica when the command opens one), so they cost no query and spend no allowance: there
+ * is none to spend. Inside a window at most one handshake per tenant reaches the database at a time on this replica (a
+ * second meanwhile is 429 {@code handshake_rate} with {@code Retry-After: 1}); the first to commit closes the window
+ * (the unsigned handshake's own limit: docs/providers.md). Refusals cost nothing and are not counted. Never blocks.
  */
 @ApplicationScoped
 public class SecretHandshakes {
 
-    /** Handshakes that may reach the database per tenant per replica and window: Asana sends one per webhook created. */
-    static final int ATTEMPTS_PER_WINDOW = 10;
-    static final int WINDOW_SECONDS = 60;
-
     private final SecretHandshakeStore store;
-    private final VerificationBudget budget;
-    /** Per tenant: the handshakes sent to the database in the window. */
-    private final TenantPace attempts = new TenantPace(ATTEMPTS_PER_WINDOW, WINDOW_SECONDS);
+    /** Tenants with a handshake at the database now, on this replica. */
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
-    public SecretHandshakes(SecretHandshakeStore store, VerificationBudget budget) {
+    public SecretHandshakes(SecretHandshakeStore store) {
         this.store = store;
-        this.budget = budget;
     }
 
     /** The decision about a handshake offering {@code secret} for the tenant. */
     CompletionStage<IngestService.Admission> offer(Tenant tenant, String secret) {
         if (!AsanaHandshake.wellFormed(secret)) {
-            budget.failed(tenant.id());
             return done(new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.MALFORMED, 0));
         }
-        long limitedFor = attempts.take(tenant.id());
-        if (limitedFor > 0) {
-            return done(new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.RATE, limitedFor));
+        if (!tenant.handshakeWindowOpen(Instant.now())) {
+            return done(new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.NO_WINDOW, 0));
         }
-        return store.storeIfWindowOpen(tenant.id(), tenant.provider(), secret).thenApply(stored -> {
-            if (stored) {
-                return new IngestService.SecretStored(AsanaHandshake.SECRET_HEADER, secret);
-            }
-            budget.failed(tenant.id());
-            return new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.NO_WINDOW, 0);
-        });
+        if (!inFlight.add(tenant.id())) {
+            return done(new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.RATE, 1));
+        }
+        return store.storeIfWindowOpen(tenant.id(), tenant.provider(), secret)
+                .whenComplete((stored, failure) -> inFlight.remove(tenant.id()))
+                .thenApply(stored -> stored ? new IngestService.SecretStored(AsanaHandshake.SECRET_HEADER, secret)
+                        : new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.NO_WINDOW, 0));
     }
 
     private static CompletionStage<IngestService.Admission> done(IngestService.Admission admission) {

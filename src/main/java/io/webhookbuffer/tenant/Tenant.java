@@ -1,5 +1,6 @@
 package io.webhookbuffer.tenant;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -23,10 +24,13 @@ import io.webhookbuffer.verify.SignatureVerifier;
  * @param customScheme the tenant's own scheme when {@code provider} is {@code custom}; null otherwise
  * @param originCredentials what batches to the tenant's own {@code originUrl} carry; {@link OriginCredentials#NONE}
  *        when it has none (the global credentials never go to a tenant's own origin)
+ * @param handshakeClosesAt when the tenant's open secret-handshake window (Asana's) ends; null when none is open. Read
+ *        with the row, so a handshake outside a window is refused from memory, with no query
  */
 public record Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
         int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
-        Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials) {
+        Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials,
+        Instant handshakeClosesAt) {
 
     public static final Pattern ID_PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
     /**
@@ -49,12 +53,25 @@ public record Tenant(String id, boolean active, String provider, List<String> se
         originCredentials = originCredentials == null ? OriginCredentials.NONE : originCredentials;
     }
 
+    /** A tenant with no handshake window open. */
+    public Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
+            int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
+            Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials) {
+        this(id, active, provider, secrets, rateLimit, rateWindowSeconds, maxBodyBytes, originUrl, deliveryRate,
+                publicUrl, toleranceSeconds, customScheme, originCredentials, null);
+    }
+
     /** A tenant without credentials of its own for its origin. */
     public Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
             int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
             Integer toleranceSeconds, SignatureScheme customScheme) {
         this(id, active, provider, secrets, rateLimit, rateWindowSeconds, maxBodyBytes, originUrl, deliveryRate,
                 publicUrl, toleranceSeconds, customScheme, OriginCredentials.NONE);
+    }
+
+    /** Whether a secret handshake may be offered to the database now: a window is open, as far as this replica knows. */
+    public boolean handshakeWindowOpen(Instant now) {
+        return handshakeClosesAt != null && now.isBefore(handshakeClosesAt);
     }
 
     public static boolean isValidId(String id) {

@@ -1,6 +1,7 @@
 package io.webhookbuffer.tenant;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
@@ -32,11 +33,15 @@ public class TenantRepository {
 
     private static final Logger LOG = Logger.getLogger(TenantRepository.class);
 
-    /** One row by primary key; the sealed secrets array comes back in stored order (current first). */
+    /**
+     * One row by primary key; the sealed secrets array comes back in stored order (current first), with the end of the
+     * tenant's open handshake window, if any (handshake_windows' primary key).
+     */
     static final String FIND_BY_ID = """
             SELECT tenant_id, active, provider, secrets_encrypted, rate_limit, rate_window_seconds, max_body_bytes,
                    origin_url, delivery_rate, public_url, tolerance_seconds, custom_scheme::text AS custom_scheme,
-                   origin_token_encrypted, origin_signing_secret_encrypted
+                   origin_token_encrypted, origin_signing_secret_encrypted,
+                   (SELECT w.closes_at FROM handshake_windows w WHERE w.tenant_id = tenants.tenant_id) AS handshake_closes_at
             FROM tenants WHERE tenant_id = $1""";
 
     /**
@@ -110,6 +115,11 @@ public class TenantRepository {
                 .toCompletionStage();
     }
 
+    private static Instant closesAt(Row row) {
+        OffsetDateTime closes = row.getOffsetDateTime("handshake_closes_at");
+        return closes == null ? null : closes.toInstant();
+    }
+
     private Tenant firstOrNull(RowSet<Row> rows) {
         var it = rows.iterator();
         if (!it.hasNext()) {
@@ -132,6 +142,6 @@ public class TenantRepository {
                 row.getInteger("rate_limit"), row.getInteger("rate_window_seconds"), row.getInteger("max_body_bytes"),
                 row.getString("origin_url"), row.getInteger("delivery_rate"), row.getString("public_url"),
                 row.getInteger("tolerance_seconds"), CustomSchemes.parseStored(row.getString("custom_scheme")),
-                secrets.originCredentials());
+                secrets.originCredentials(), closesAt(row));
     }
 }

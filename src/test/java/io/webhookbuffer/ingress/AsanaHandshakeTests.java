@@ -130,7 +130,10 @@ class AsanaHandshakeTests {
         assertEquals(List.of(PLACEHOLDER), storedSecrets(expired));
     }
 
-    /** Handshakes racing in one window: exactly one is stored and echoed, and it is the one the row holds. */
+    /**
+     * Handshakes racing in one window: exactly one is stored and echoed, and it is the one the row holds; the others are
+     * refused (at most one per tenant at the database at a time).
+     */
     @Test
     void ofConcurrentHandshakesExactlyOneWins() throws Exception {
         String t = asanaTenant();
@@ -148,7 +151,8 @@ class AsanaHandshakeTests {
                 if (r.statusCode() == 200) {
                     echoed.add(r.header("X-Hook-Secret"));
                 } else {
-                    assertEquals(403, r.statusCode());
+                    // 403 once the window is used; 429 handshake_rate while another is at the database (one at a time)
+                    assertTrue(r.statusCode() == 403 || r.statusCode() == 429, r.statusCode() + " " + r.asString());
                 }
             }
             assertEquals(1, echoed.size(), echoed.toString());
@@ -159,21 +163,33 @@ class AsanaHandshakeTests {
     }
 
     @Test
-    void aMalformedSecretIsA400AndTheTenantsHandshakesArePaced() {
+    void aMalformedSecretIsA400() {
         String t = asanaTenant();
         open(t, "{\"seconds\": 60}").then().statusCode(200);
         handshake(t, "short").then().statusCode(400).body("reason", equalTo("malformed_handshake"));
         handshake(t, "x".repeat(257)).then().statusCode(400);
         assertEquals(1, count("SELECT count(*) FROM handshake_windows WHERE tenant_id = $1", t), "still open");
+    }
 
-        String paced = asanaTenant();
-        // From several addresses' worth of attempts: only the tenant's pace bounds the queries (one address would
-        // meet the failed-verification budget first, which is also a 429).
-        List<Integer> statuses = new ArrayList<>();
-        for (int i = 0; i < SecretHandshakes.ATTEMPTS_PER_WINDOW + 1; i++) {
-            statuses.add(handshake(paced, SECRET).statusCode());
+    /**
+     * Anyone who knows a tenant's URL can send handshakes: forged ones before the window (one every 6 s, or a flood)
+     * must not use up the genuine handshake the operator opens the window for, for that tenant or another. (Before:
+     * 10 attempts per tenant and minute reached the database, then 429 {@code handshake_rate}, forged or not.)
+     */
+    @Test
+    void forgedHandshakesBeforeTheWindowNeverRefuseTheGenuineOne() {
+        String t = asanaTenant();
+        String other = asanaTenant();
+        for (int i = 0; i < 30; i++) {
+            handshake(t, "f".repeat(64));
+            handshake(other, "f".repeat(64));
         }
-        assertEquals(429, statuses.get(statuses.size() - 1), statuses.toString());
+        handshake(t, "f".repeat(64)).then().statusCode(403).body("reason", equalTo("no_handshake_window"));
+        open(t, "{\"seconds\": 60}").then().statusCode(200);
+        open(other, "{\"seconds\": 60}").then().statusCode(200);
+        handshake(t, SECRET).then().statusCode(200).header("X-Hook-Secret", SECRET);
+        handshake(other, SECRET).then().statusCode(200).header("X-Hook-Secret", SECRET);
+        assertEquals(List.of(SECRET), storedSecrets(t));
     }
 
     @Test

@@ -69,7 +69,8 @@ class FailedVerificationTests {
                     + "&hub.challenge=1").then().statusCode(401).body("reason", equalTo("bad_verify_token"));
         }
         given().urlEncodingEnabled(false).get("/webhook/" + tenant + "?hub.mode=subscribe&hub.verify_token="
-                + QueryHandshake.metaVerifyToken(secret) + "&hub.challenge=1").then().statusCode(200);
+                + QueryHandshake.metaVerifyToken(secret) + "&hub.challenge=right").then().statusCode(200)
+                .body(equalTo("right"));
     }
 
     /**
