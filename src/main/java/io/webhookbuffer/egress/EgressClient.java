@@ -54,7 +54,10 @@ public final class EgressClient {
         this.vertx = vertx;
         // A connection's exception (an origin's reset, an idle connection it cut) goes to the exchange in flight, if
         // any, which fails; with no handler of its own, Vert.x would also log an ERROR per exception: a page per reset.
-        this.client = vertx.httpClientBuilder().with(options).withConnectHandler(connection -> connection
+        // The pool size set on the options (setMaxPoolSize) lives in their PoolOptions, which the builder ignores
+        // unless given them too: without this every origin got Vert.x's default 5 connections, whatever the caller set.
+        this.client = vertx.httpClientBuilder().with(options).with(options.getPoolOptions())
+                .withConnectHandler(connection -> connection
                 .exceptionHandler(e -> LOG.debugf("connection to %s: %s", connection.remoteAddress(), e.toString())))
                 .build();
         this.trust = trust;
