@@ -29,11 +29,14 @@ public interface DeliveryConfig {
     @WithDefault("100ms")
     Duration linger();
 
-    /** Time allowed for the origin's answer to one batch. */
+    /** Time allowed for the origin's answer to one batch; a tenth of it is the slow threshold (see SlowLane). */
     @WithDefault("10s")
     Duration requestTimeout();
 
-    /** Batches in flight to origins at once, across all tenants (the bulkhead); tenants queue for a slot in turn. */
+    /**
+     * Batches in flight to origins at once, across all tenants (the bulkhead); tenants queue for a slot in turn. As
+     * many again for tenants whose origin is slow (the slow lane, see SlowLane): origins may see twice this at once.
+     */
     @WithDefault("16")
     int maxConcurrent();
 

@@ -14,16 +14,27 @@ import io.webhookbuffer.tenant.TenantDirectory;
  * order; each tenant has at most one batch in flight, so first-come-first-served is also round-robin between tenants:
  * a tenant with a huge backlog gets one slot in turn like everyone else. {@code prefetchFreshNanos}: how long a head
  * read with the last delete may wait for its bulkhead slot and still be sent without a read of its own (see
- * {@link #prefetchFreshNanos(DeliveryConfig)}). {@code trust}: which origins a batch may go to.
+ * {@link #prefetchFreshNanos(DeliveryConfig)}). {@code slowLane}: as many slots again, for tenants whose origins
+ * answer slower than {@link #slowAfterMillis()}, so that they cannot hold the bulkhead for long ({@link SlowLane}).
+ * {@code trust}: which origins a batch may go to.
  */
 record DrainParts(String holder, DeliveryConfig config, DrainStore store, TenantDirectory tenants,
-        OriginConfig origin, DeliveryClock clock, FifoPermits bulkhead, long prefetchFreshNanos,
+        OriginConfig origin, DeliveryClock clock, FifoPermits bulkhead, FifoPermits slowLane,
+        long prefetchFreshNanos,
         OriginBreakers breakers, DrainOutcomes outcomes, DrainSweep sweep, BackoffPolicy backoff,
         DeliveryCounts counts, OriginTrust trust, BooleanSupplier stoppedFlag) {
 
     /** Shutting down: no new step starts. */
     boolean stopped() {
         return stoppedFlag.getAsBoolean();
+    }
+
+    /**
+     * An origin still silent after this long is slow (a tenth of the request timeout, 1 s by default): well above
+     * what a healthy origin takes for a batch, and short enough that a slow one gives its main slot back early.
+     */
+    long slowAfterMillis() {
+        return Math.max(1, config.requestTimeout().toMillis() / 10);
     }
 
     /**

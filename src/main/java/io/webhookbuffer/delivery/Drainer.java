@@ -65,7 +65,8 @@ public class Drainer implements DrainScheduler {
         FailurePolicy policy = new FailurePolicy(backoff, config.maxAttempts(), config.maxAge(),
                 config.circuitBreaker().delay());
         this.parts = new DrainParts("buffer-" + UUID.randomUUID(), config, store, tenants, origin, clock,
-                new FifoPermits(config.maxConcurrent()), DrainParts.prefetchFreshNanos(config), breakers,
+                new FifoPermits(config.maxConcurrent()), new FifoPermits(config.maxConcurrent()),
+                DrainParts.prefetchFreshNanos(config), breakers,
                 new DrainOutcomes(store, policy, counts, clock), sweep, backoff, counts, trust, () -> stopped);
     }
 

@@ -54,9 +54,12 @@ public class OriginClient {
     public OriginClient(Vertx vertx, ObjectMapper json, OriginConfig origin, DeliveryConfig config, OriginTrust trust) {
         // A redirect is an answer, never a delivery (EgressClient follows none): following a 303 would send the batch
         // (and the token) as a GET elsewhere and take that 200 for the origin's. A 3xx is retried like any answer but
-        // a 2xx. Every connection is checked against the origin trust rules on the address it is made to.
+        // a 2xx. Every connection is checked against the origin trust rules on the address it is made to. The pool
+        // (per origin) fits both lanes (the bulkhead and the slow lane, SlowLane): a smaller one would queue a fast
+        // tenant's batch behind slow ones to the same origin, which the slow lane exists to prevent.
         this.client = new EgressClient(vertx.getDelegate(), new HttpClientOptions()
-                .setMaxPoolSize(Math.max(4, config.maxConcurrent())).setKeepAlive(true), trust, trust.maxAnswerBytes());
+                .setMaxPoolSize(Math.max(4, 2 * config.maxConcurrent())).setKeepAlive(true), trust,
+                trust.maxAnswerBytes());
         this.json = json;
         this.origin = origin;
         this.config = config;

@@ -12,9 +12,10 @@ import io.webhookbuffer.tenant.Tenant;
 
 /**
  * One tenant's drain on this replica: at most one step runs at a time ({@link #running}; {@link #wake()} never
- * blocks). A step takes its bulkhead slot, reads the head under the tenant's lease ({@link TenantLease}), plans a
- * batch ({@link BatchPlanner}), sends it through the origin's breaker ({@link OriginBreakers}) and hands the answer to
- * {@link DrainOutcomes}; then the next step, or a wait on a timer, or idle.
+ * blocks). A step takes its bulkhead slot (while the tenant's origin is slow, a slow-lane slot: {@link SlowLane}),
+ * reads the head under the tenant's lease ({@link TenantLease}), plans a batch ({@link BatchPlanner}), sends it
+ * through the origin's breaker ({@link OriginBreakers}) and hands the answer to {@link DrainOutcomes}; then the next
+ * step, or a wait on a timer, or idle.
  */
 final class TenantDrain {
 
@@ -47,6 +48,8 @@ final class TenantDrain {
     private volatile int lastStatus;
     private volatile boolean circuitOpen;
     private volatile boolean warnedNoCredentials;
+    /** The last batch sent was unanswered at the slow threshold: steps queue for the slow lane ({@link SlowLane}). */
+    private volatile boolean slow;
     /** Why the tenant's batches are held (its stored originUrl is not allowed), or null; and the URL last warned of. */
     private volatile String held;
     private volatile String heldWarned;
@@ -155,12 +158,19 @@ final class TenantDrain {
         // its lease expire and another replica send the same rows meanwhile. Renewal to delete then spans at most
         // one request timeout, which start-up checks keep below the lease TTL. A head read (and the lease renewed)
         // with the last delete is sent only if the slot came within prefetchFreshNanos, which keeps that span below
-        // the TTL too.
-        return parts.bulkhead().withPermit(() -> lease.head(after).flatMap(head -> planned(head, after)));
+        // the TTL too. A slow tenant waits for a slow-lane slot in the same place; a move between lanes never waits.
+        if (slow) {
+            return parts.slowLane().withPermit(() -> lease.head(after)
+                    .flatMap(head -> planned(head, after, SlowLane.onSlowLane())));
+        }
+        return parts.bulkhead().withReleasablePermit(giveBack -> {
+            SlowLane lane = SlowLane.onMain(giveBack, parts.slowLane());
+            return lease.head(after).flatMap(head -> planned(head, after, lane)).onTermination().invoke(lane::ended);
+        });
     }
 
     /** What the head means: the lease lost, idle, a look from the start, a wait, or a batch to send. */
-    private Uni<Next> planned(List<QueuedEvent> head, long after) {
+    private Uni<Next> planned(List<QueuedEvent> head, long after, SlowLane lane) {
         if (head == null) {
             return Uni.createFrom().item(Next.LOST);
         }
@@ -177,7 +187,7 @@ final class TenantDrain {
             return Uni.createFrom().item(Next.waitUntil(plan.waitUntilMillis()));
         }
         return Uni.createFrom().completionStage(parts.tenants().find(tenantId))
-                .flatMap(tenant -> deliver(tenant, paced(tenant, plan.batch())));
+                .flatMap(tenant -> deliver(tenant, paced(tenant, plan.batch()), lane));
     }
 
     private List<QueuedEvent> paced(Tenant tenant, List<QueuedEvent> batch) {
@@ -190,7 +200,7 @@ final class TenantDrain {
         return paced.batch();
     }
 
-    private Uni<Next> deliver(Tenant tenant, List<QueuedEvent> batch) {
+    private Uni<Next> deliver(Tenant tenant, List<QueuedEvent> batch, SlowLane lane) {
         String globalBase = parts.origin().baseUrl().map(u -> u.replaceAll("/+$", "")).orElse(null);
         String base = tenant != null && tenant.originUrl() != null ? tenant.originUrl() : globalBase;
         if (base == null) {
@@ -215,7 +225,10 @@ final class TenantDrain {
         OriginCredentials credentials = OriginCredentialChoice.forBatch(tenant, globalBase,
                 parts.breakers().globalCredentials());
         warnOnce(tenant, globalBase, credentials);
-        return parts.breakers().send(base, credentials, tenantId, provider, batch, isolation.halving())
+        Uni<OriginResponse> exchange = parts.breakers().send(base, credentials, tenantId, provider, batch,
+                isolation.halving());
+        return lane.watch(exchange, parts.clock(), parts.slowAfterMillis())
+                .invoke(response -> slow = lane.crossed())
                 .invoke(this::observe)
                 .flatMap(response -> parts.outcomes().decide(lease, isolation, base, batch, response, isolationTry));
     }

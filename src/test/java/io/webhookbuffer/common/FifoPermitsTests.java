@@ -104,6 +104,80 @@ class FifoPermitsTests {
         assertEquals(0, throwing.inUse(), "work that throws gives its permit back");
     }
 
+    @Test
+    void aPermitGivenBackEarlyGoesOnOnceAndTheWorkStillEnds() {
+        FifoPermits permits = new FifoPermits(1);
+        Works works = new Works();
+        List<Runnable> giveBacks = new ArrayList<>();
+        AtomicBoolean first = new AtomicBoolean();
+        permits.<String>withReleasablePermit(giveBack -> {
+            giveBacks.add(giveBack);
+            return works.next();
+        }).subscribe().with(v -> first.set(true));
+        permits.withPermit(works::next).subscribe().with(v -> {
+        });
+        permits.withPermit(works::next).subscribe().with(v -> {
+        });
+
+        giveBacks.get(0).run();
+        giveBacks.get(0).run();
+        assertEquals(2, works.started.size(), "the permit went to one waiter, once");
+        assertEquals(1, permits.inUse());
+        works.started.get(0).complete("first");
+        assertTrue(first.get(), "the work that gave its permit back still completes");
+        assertEquals(2, works.started.size(), "and its end gives nothing more back");
+        works.started.get(1).complete("second");
+        works.started.get(2).complete("third");
+        assertEquals(0, permits.inUse());
+    }
+
+    @Test
+    void aHolderThatGaveBackEarlyIsStillCancelledWithoutGivingTwice() {
+        FifoPermits permits = new FifoPermits(1);
+        Works works = new Works();
+        List<Runnable> giveBacks = new ArrayList<>();
+        Cancellable holder = permits.<String>withReleasablePermit(giveBack -> {
+            giveBacks.add(giveBack);
+            return works.next();
+        }).subscribe().with(v -> {
+        });
+        giveBacks.get(0).run();
+        permits.withPermit(works::next).subscribe().with(v -> {
+        });
+
+        holder.cancel();
+        assertEquals(1, works.cancelled.get(), "the work is cancelled");
+        assertEquals(1, permits.inUse(), "the permit the next caller holds is not given back by the cancel");
+        works.started.get(1).complete("second");
+        assertEquals(0, permits.inUse());
+    }
+
+    @Test
+    void tryTakeTakesOnlyAFreePermitNobodyWaitsForAndGivesItBackOnce() {
+        FifoPermits permits = new FifoPermits(2);
+        Works works = new Works();
+        Runnable taken = permits.tryTake();
+        assertTrue(taken != null);
+        permits.withPermit(works::next).subscribe().with(v -> {
+        });
+        assertEquals(null, permits.tryTake(), "none free");
+        permits.withPermit(works::next).subscribe().with(v -> {
+        });
+        assertEquals(1, permits.waiting());
+
+        taken.run();
+        taken.run();
+        assertEquals(2, works.started.size(), "the permit taken went to the waiter, once");
+        assertEquals(2, permits.inUse());
+        works.started.get(0).complete("a");
+        works.started.get(1).complete("b");
+        assertEquals(0, permits.inUse());
+        Runnable again = permits.tryTake();
+        assertTrue(again != null, "free again");
+        again.run();
+        assertEquals(0, permits.inUse());
+    }
+
     /**
      * Releases, cancels of waiters and of holders on many threads at once: when everything has ended every permit is
      * free (a lost one would show as inUse &gt; 0 for good). A cancel is a request: a work already emitting may still

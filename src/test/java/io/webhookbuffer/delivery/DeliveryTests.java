@@ -166,7 +166,9 @@ class DeliveryTests {
             Events.accept(t, "bh-1", "{}");
         }
         await().atMost(PATIENCE).until(() -> tenants.stream().allMatch(t -> origin.providerIds(t).contains("bh-1")));
-        assertTrue(origin.maxConcurrent() <= DeliveryProfile.BULKHEAD, "bulkhead held: " + origin.maxConcurrent());
+        // The bulkhead plus the slow lane: a batch unanswered past the slow threshold (200 ms here, a loaded machine
+        // may get there) may move to the slow lane and free its slot (SlowLaneTests).
+        assertTrue(origin.maxConcurrent() <= 2 * DeliveryProfile.BULKHEAD, "bulkhead held: " + origin.maxConcurrent());
         assertTrue(origin.maxConcurrent() > 1, "deliveries ran in parallel: " + origin.maxConcurrent());
     }
 
