@@ -10,6 +10,8 @@ public record IngestResult(Kind kind, String eventId, long retryAfterSeconds) {
         DEDUPLICATED,
         /** Over the tenant's sliding window: 429 with Retry-After. */
         RATE_LIMITED,
+        /** The tenant's queued bytes are at or past its quota: 429 with Retry-After, nothing written. */
+        QUEUE_FULL,
         /** The durable write failed or timed out: 503 with Retry-After. */
         UNAVAILABLE,
         /** PostgreSQL refused this event's own data (and only this event's): 422, retrying cannot help. */

@@ -14,6 +14,7 @@ import io.webhookbuffer.actor.IngestResult.Kind;
 import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.EventWriter;
 import io.webhookbuffer.queue.IncomingEvent;
+import io.webhookbuffer.queue.QueuedBytes;
 import io.webhookbuffer.queue.StoreOutcome;
 import io.webhookbuffer.ratelimit.LeasedWindow;
 import io.webhookbuffer.ratelimit.LeasedWindow.Slot;
@@ -49,6 +50,8 @@ final class TenantActor {
     private final TenantPipeline<CompletableFuture<IngestResult>> pipeline;
     /** null: this replica's own windows. */
     private final WindowLeases leases;
+    /** The tenant's queued bytes as this replica knows them (the queue quota); null: no quota (the rehearsal). */
+    private final QueuedBytes queued;
     // @protectedby: the actor's turn. Events waiting for a lease, in arrival order.
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
 
@@ -57,11 +60,11 @@ final class TenantActor {
 
     TenantActor(String tenantId, ActorConfig config, EventWriter writer, DrainScheduler drains,
             Executor executor, ActorClock clock) {
-        this(tenantId, config, writer, drains, executor, clock, null);
+        this(tenantId, config, writer, drains, executor, clock, null, null);
     }
 
     TenantActor(String tenantId, ActorConfig config, EventWriter writer, DrainScheduler drains,
-            Executor executor, ActorClock clock, WindowLeases leases) {
+            Executor executor, ActorClock clock, WindowLeases leases, QueuedBytes queued) {
         this.tenantId = tenantId;
         this.config = config;
         this.writer = writer;
@@ -69,6 +72,7 @@ final class TenantActor {
         this.executor = executor;
         this.clock = clock;
         this.leases = leases;
+        this.queued = queued;
         this.pipeline = leases == null ? new TenantPipeline<>(config.recentIds())
                 : new TenantPipeline<>(config.recentIds(), (limit, window) -> new LeasedWindow(limit, window,
                         leases.config().maxLease(), Math.max(1, leases.config().leasePeriod().toSeconds())));
@@ -147,23 +151,32 @@ final class TenantActor {
 
     private boolean decide(Tenant tenant, IncomingEvent event, CompletableFuture<IngestResult> reply) {
         String id = event.eventId();
+        // The quota is read from memory (QueuedBytes): no query per event. Approximate, see QueuedBytes.
+        boolean queueFull = queued != null && queued.full(tenantId, tenant.maxQueuedBytes());
         var admission = pipeline.admit(id, reply, clock.seconds(), tenant.rateLimit(), tenant.rateWindowSeconds(),
-                leases == null ? 1 : leases.replicas());
+                leases == null ? 1 : leases.replicas(), queueFull);
         if (admission instanceof TenantPipeline.AwaitLease) {
             return false;
         }
         if (admission instanceof TenantPipeline.Duplicate) {
             reply.complete(IngestResult.of(Kind.DEDUPLICATED, id));
+        } else if (admission instanceof TenantPipeline.QueueFull) {
+            // As long as a write that failed: the backlog drains at the origin's pace, not in a second.
+            reply.complete(new IngestResult(Kind.QUEUE_FULL, id, config.unavailableRetryAfterSeconds()));
         } else if (admission instanceof TenantPipeline.RateLimited limited) {
             reply.complete(new IngestResult(Kind.RATE_LIMITED, id, limited.retryAfterSeconds()));
         } else if (admission instanceof TenantPipeline.Write write) {
-            writer.write(event, outcome -> tell(() -> written(id, outcome, write.slot(), reply)));
+            writer.write(event, outcome -> tell(() -> written(id, outcome, write.slot(), reply, event.body().length)));
         }
         // Joined: the reply waits in the pipeline for the first copy's outcome.
         return true;
     }
 
-    private void written(String id, StoreOutcome outcome, Slot slot, CompletableFuture<IngestResult> reply) {
+    private void written(String id, StoreOutcome outcome, Slot slot, CompletableFuture<IngestResult> reply,
+            int bytes) {
+        if (outcome == StoreOutcome.STORED && queued != null) {
+            queued.stored(tenantId, bytes); // before the answer: the sender's next event sees it
+        }
         List<CompletableFuture<IngestResult>> waiters = pipeline.complete(id, outcome, slot, clock.seconds());
         // A copy that waited for a refused first copy was never tried itself (its body may differ): 503, so that
         // its sender's retry is written on its own.

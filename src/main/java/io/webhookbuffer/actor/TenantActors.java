@@ -17,6 +17,7 @@ import io.webhookbuffer.actor.IngestResult.Kind;
 import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.GroupCommitWriter;
 import io.webhookbuffer.queue.IncomingEvent;
+import io.webhookbuffer.queue.QueuedBytes;
 import io.webhookbuffer.queue.RehearsalWriter;
 import io.webhookbuffer.cluster.WindowLeases;
 import io.webhookbuffer.tenant.RehearsalTenant;
@@ -33,17 +34,19 @@ public class TenantActors {
     private final RehearsalWriter rehearsalWriter;
     /** null when windows are this replica's own ({@code buffer.ratelimit.shared=false}). */
     private final WindowLeases leases;
+    private final QueuedBytes queued;
     private final ExecutorService executor;
     private final Cache<String, TenantActor> actors;
 
     public TenantActors(ActorConfig config, GroupCommitWriter writer, DrainScheduler drains,
-            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter, WindowLeases leases) {
+            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter, WindowLeases leases, QueuedBytes queued) {
         this.config = config;
         this.writer = writer;
         this.drains = drains;
         this.rehearsal = rehearsal;
         this.rehearsalWriter = rehearsalWriter;
         this.leases = leases.config().shared() ? leases : null;
+        this.queued = queued;
         int threads = config.threads() > 0 ? config.threads() : Runtime.getRuntime().availableProcessors();
         AtomicInteger n = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(threads, runnable -> {
@@ -77,8 +80,10 @@ public class TenantActors {
         return rehearsal.is(id)
                 // The rehearsal leases from the shared window too (its own key), so the lease path is compiled before
                 // readiness like the rest of the ingest path.
-                ? new TenantActor(id, config, rehearsalWriter, tenantId -> { }, executor, ActorClock.SYSTEM, leases)
-                : new TenantActor(id, config, writer, drains, executor, ActorClock.SYSTEM, leases);
+                // Its writes are rolled back: nothing queued, no quota.
+                ? new TenantActor(id, config, rehearsalWriter, tenantId -> { }, executor, ActorClock.SYSTEM, leases,
+                        null)
+                : new TenantActor(id, config, writer, drains, executor, ActorClock.SYSTEM, leases, queued);
     }
 
     /** Forgets the rehearsal tenant's actor once the warm-up is over (it would otherwise wait for idle eviction). */

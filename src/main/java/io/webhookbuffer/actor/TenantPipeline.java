@@ -10,8 +10,8 @@ import io.webhookbuffer.ratelimit.LeasedWindow;
 import io.webhookbuffer.ratelimit.LeasedWindow.Slot;
 
 /**
- * A tenant's decision state machine: dedupe, then rate limit, then write. Pure and not thread-safe: its actor runs
- * it one message at a time, so no field needs a lock. Tested with plain JUnit.
+ * A tenant's decision state machine: dedupe, then the queue quota, then rate limit, then write. Pure and not
+ * thread-safe: its actor runs it one message at a time, so no field needs a lock. Tested with plain JUnit.
  *
  * <p>Dedupe in memory is an optimisation; the database's unique key stays the truth (a replica, a restart or an
  * evicted actor forgets, the database does not). A copy that arrives while the first is being written waits for
@@ -31,6 +31,13 @@ final class TenantPipeline<W> {
 
     /** The same id is being written now: the waiter was parked until that write ends. */
     record Joined() implements Admission {
+    }
+
+    /**
+     * The tenant's queued bytes are at or past its quota: answer 429. After dedupe (a copy of an event already stored
+     * takes no room, and is answered as a duplicate) and before the window (a refused event takes no rate slot).
+     */
+    record QueueFull() implements Admission {
     }
 
     /** Over the window: answer 429 with this Retry-After. */
@@ -72,6 +79,12 @@ final class TenantPipeline<W> {
     }
 
     Admission admit(String eventId, W waiter, long nowSecond, int limit, int windowSeconds, int replicas) {
+        return admit(eventId, waiter, nowSecond, limit, windowSeconds, replicas, false);
+    }
+
+    /** {@code queueFull}: the tenant's queued bytes, as this replica knows them, are at or past its quota. */
+    Admission admit(String eventId, W waiter, long nowSecond, int limit, int windowSeconds, int replicas,
+            boolean queueFull) {
         if (recent.contains(eventId)) {
             return new Duplicate();
         }
@@ -79,6 +92,9 @@ final class TenantPipeline<W> {
         if (waiters != null) {
             waiters.add(waiter);
             return new Joined();
+        }
+        if (queueFull) {
+            return new QueueFull();
         }
         LeasedWindow.Take take = window(limit, windowSeconds).take(nowSecond, replicas);
         if (take instanceof LeasedWindow.Denied denied) {

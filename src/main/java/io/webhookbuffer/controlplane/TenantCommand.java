@@ -34,15 +34,18 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         String originUrl, boolean deliveryRateGiven, Integer deliveryRate, boolean publicUrlGiven, String publicUrl,
         boolean toleranceGiven, Integer toleranceSeconds, boolean customSchemeGiven, String customScheme,
         boolean billingAnchorGiven, OffsetDateTime billingAnchor, String billingCadence, boolean originTokenGiven,
-        String originToken, boolean originSigningSecretGiven, String originSigningSecret) {
+        String originToken, boolean originSigningSecretGiven, String originSigningSecret,
+        boolean maxQueuedBytesGiven, Long maxQueuedBytes) {
 
     static final int MAX_SECRET_LENGTH = 512;
     static final int MAX_RATE_LIMIT = 1_000_000;
     static final int MAX_WINDOW_SECONDS = 3600;
     static final int MAX_DELIVERY_RATE = 1_000_000;
+    /** 1 TiB: far above any disk one tenant should fill; a bound so a typo cannot mean "unlimited" by overflow. */
+    static final long MAX_QUEUED_BYTES = 1L << 40;
     private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
             "maxBodyBytes", "originUrl", "deliveryRate", "publicUrl", "toleranceSeconds", "customScheme",
-            "billingAnchor", "billingCadence", "originToken", "originSigningSecret");
+            "billingAnchor", "billingCadence", "originToken", "originSigningSecret", "maxQueuedBytes");
     static final int MAX_URL_LENGTH = 2048;
 
     static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
@@ -72,7 +75,8 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
                 root.has("customScheme"), customScheme(root),
                 root.has("billingAnchor"), billingAnchor(root), billingCadence(root),
                 root.has("originToken"), credential(root, "originToken"),
-                root.has("originSigningSecret"), credential(root, "originSigningSecret"));
+                root.has("originSigningSecret"), credential(root, "originSigningSecret"),
+                root.has("maxQueuedBytes"), nullableLong(root, "maxQueuedBytes", 1, MAX_QUEUED_BYTES));
     }
 
     /** A credential for the tenant's own origin: a non-blank string, or null to remove it. Never echoed. */
@@ -241,6 +245,11 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
     }
 
     private static Integer nullableInteger(JsonNode root, String field, long min, long max) {
+        Long value = nullableLong(root, field, min, max);
+        return value == null ? null : (int) (long) value;
+    }
+
+    private static Long nullableLong(JsonNode root, String field, long min, long max) {
         JsonNode node = root.get(field);
         if (node == null || node.isNull()) {
             return null;
@@ -249,6 +258,6 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
             throw ProblemException.badRequest("'" + field + "' must be an integer from " + min + " to " + max
                     + ", was " + node.toString() + ".");
         }
-        return (int) node.longValue();
+        return node.longValue();
     }
 }

@@ -68,6 +68,10 @@ public class TenantEntity extends PanacheEntityBase {
     @Column(name = "max_body_bytes")
     public Integer maxBodyBytes;
 
+    /** The tenant's queue quota in body bytes; null means {@code buffer.queue.max-queued-bytes-per-tenant}. */
+    @Column(name = "max_queued_bytes")
+    public Long maxQueuedBytes;
+
     /** The origin's base URL for this tenant; null means {@code buffer.origin.base-url}. */
     @Column(name = "origin_url")
     public String originUrl;

@@ -177,6 +177,7 @@ public class TenantStore {
                 ? defaults.defaultRateWindowSeconds()
                 : command.rateWindowSeconds();
         entity.maxBodyBytes = command.maxBodyBytes();
+        entity.maxQueuedBytes = command.maxQueuedBytes();
         entity.originUrl = command.originUrl();
         entity.originToken = command.originToken();
         entity.originSigningSecret = command.originSigningSecret();
@@ -208,19 +209,8 @@ public class TenantStore {
         if (command.secrets() != null) {
             entity.secrets = command.secrets().toArray(String[]::new);
         }
-        if (command.rateLimit() != null) {
-            entity.rateLimit = command.rateLimit();
-        }
-        if (command.rateWindowSeconds() != null) {
-            entity.rateWindowSeconds = command.rateWindowSeconds();
-        }
-        if (command.maxBodyBytesGiven()) {
-            entity.maxBodyBytes = command.maxBodyBytes();
-        }
+        updateLimits(entity, command);
         updateOrigin(entity, command);
-        if (command.deliveryRateGiven()) {
-            entity.deliveryRate = command.deliveryRate();
-        }
         if (command.publicUrlGiven()) {
             entity.publicUrl = command.publicUrl();
         }
@@ -230,6 +220,29 @@ public class TenantStore {
         if (command.customSchemeGiven()) {
             entity.customScheme = command.customScheme();
         }
+        updateBilling(entity, command);
+    }
+
+    /** What a tenant may send and have queued, and how fast it is delivered. */
+    private static void updateLimits(TenantEntity entity, TenantCommand command) {
+        if (command.rateLimit() != null) {
+            entity.rateLimit = command.rateLimit();
+        }
+        if (command.rateWindowSeconds() != null) {
+            entity.rateWindowSeconds = command.rateWindowSeconds();
+        }
+        if (command.maxBodyBytesGiven()) {
+            entity.maxBodyBytes = command.maxBodyBytes();
+        }
+        if (command.maxQueuedBytesGiven()) {
+            entity.maxQueuedBytes = command.maxQueuedBytes();
+        }
+        if (command.deliveryRateGiven()) {
+            entity.deliveryRate = command.deliveryRate();
+        }
+    }
+
+    private static void updateBilling(TenantEntity entity, TenantCommand command) {
         if (command.billingAnchorGiven() && !sameInstant(entity.billingAnchor, command.billingAnchor())) {
             entity.billingAnchor = command.billingAnchor();
         }

@@ -19,7 +19,7 @@ public record TenantView(String tenantId, boolean active, boolean paused, String
         List<String> secretFingerprints, int rateLimit, int rateWindowSeconds, Integer maxBodyBytes,
         String originUrl, String originTokenFingerprint, String originSigningSecretFingerprint, Integer deliveryRate,
         OffsetDateTime billingAnchor, String billingCadence, OffsetDateTime createdAt, OffsetDateTime updatedAt,
-        String publicUrl, Integer toleranceSeconds, @JsonRawValue String customScheme) {
+        String publicUrl, Integer toleranceSeconds, @JsonRawValue String customScheme, Long maxQueuedBytes) {
 
     /** The view of an entity whose secrets are opened ({@link TenantEntity#secrets}). */
     static TenantView of(TenantEntity e) {
@@ -27,7 +27,8 @@ public record TenantView(String tenantId, boolean active, boolean paused, String
                 Arrays.stream(e.secrets).map(Hmac::fingerprint).toList(), e.rateLimit, e.rateWindowSeconds,
                 e.maxBodyBytes, e.originUrl, fingerprint(e.originToken), fingerprint(e.originSigningSecret),
                 e.deliveryRate, e.billingAnchor == null ? null : e.billingAnchor.withOffsetSameInstant(ZoneOffset.UTC),
-                e.billingCadence, e.createdAt, e.updatedAt, e.publicUrl, e.toleranceSeconds, e.customScheme);
+                e.billingCadence, e.createdAt, e.updatedAt, e.publicUrl, e.toleranceSeconds, e.customScheme,
+                e.maxQueuedBytes);
     }
 
     private static String fingerprint(String secret) {

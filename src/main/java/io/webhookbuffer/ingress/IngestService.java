@@ -257,7 +257,7 @@ public class IngestService {
             case DEDUPLICATED -> tally.increment(UsageMetric.DEDUPLICATED);
             case RATE_LIMITED -> tally.increment(UsageMetric.RATE_LIMITED);
             default -> {
-                // 503, 422: not stored, not billed beyond "received"
+                // 503, 422, 429 queue_quota: not stored, not billed beyond "received"
             }
         }
     }

@@ -51,6 +51,9 @@ final class IngressResponses {
         throw new IllegalArgumentException("no answer for " + admission);
     }
 
+    /** The reason of the answer to an event whose tenant is at its queue quota (429 rate_limited). */
+    static final String QUEUE_QUOTA = "queue_quota";
+
     /** The status word of the answer to a secret handshake taken in its window (Asana). */
     static final String HANDSHAKE_ACCEPTED = "handshake_accepted";
 
@@ -85,6 +88,8 @@ final class IngressResponses {
                     new IngressReply("not_storable", result.eventId(), null));
             case RATE_LIMITED -> IngressAnswer.retryAfter(TOO_MANY_REQUESTS,
                     new IngressReply("rate_limited", result.eventId(), null), result.retryAfterSeconds());
+            case QUEUE_FULL -> IngressAnswer.retryAfter(TOO_MANY_REQUESTS,
+                    new IngressReply("rate_limited", result.eventId(), QUEUE_QUOTA), result.retryAfterSeconds());
             case UNAVAILABLE, OVERLOADED -> IngressAnswer.retryAfter(SERVICE_UNAVAILABLE,
                     new IngressReply("unavailable", result.eventId(),
                             result.kind() == IngestResult.Kind.OVERLOADED ? "tenant_overloaded" : "not_stored"),

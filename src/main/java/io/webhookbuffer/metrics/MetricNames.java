@@ -40,8 +40,8 @@ public final class MetricNames {
     public static final int MAX_ORIGIN_LABELS = 20;
 
     public static final Metric INGEST = new Metric("buffer.ingest", Kind.COUNTER,
-            "Ingest answers by outcome: buffered, deduplicated, rate_limited, bad_signature, unknown_tenant, too_large,"
-                    + " unavailable");
+            "Ingest answers by outcome: buffered, deduplicated, rate_limited, queue_quota, bad_signature,"
+                    + " unknown_tenant, too_large, unavailable, handshake, not_storable");
     public static final Metric INGEST_ACK = new Metric("buffer.ingest.ack", Kind.TIMER,
             "Time from the request reaching the ingest handler to its answer, by outcome (202s wait for the commit)");
     public static final Metric COMMITS = new Metric("buffer.queue.commits", Kind.COUNTER,
@@ -66,6 +66,11 @@ public final class MetricNames {
             "Queued events of the top-N tenants by oldest pending age (label tenant; N = buffer.metrics.top-tenants)");
     public static final Metric TENANT_BACKLOG_OLDEST_AGE = new Metric("buffer.tenant.backlog.oldest.age.seconds",
             Kind.GAUGE, "Oldest pending age of the top-N tenants by that age (label tenant)");
+    public static final Metric QUOTA_NEAR_TENANTS = new Metric("buffer.queue.quota.near.tenants", Kind.GAUGE,
+            "Tenants whose queued body bytes are at 80% or more of their queue quota (maxQueuedBytes, else"
+                    + " buffer.queue.max-queued-bytes-per-tenant), from the last backlog snapshot");
+    public static final Metric QUOTA_FULL_TENANTS = new Metric("buffer.queue.quota.full.tenants", Kind.GAUGE,
+            "Tenants at or past their queue quota: their new events are answered 429 queue_quota");
     public static final Metric DELIVERY = new Metric("buffer.delivery", Kind.COUNTER,
             "Batch delivery attempts by outcome: success, failed (5xx, 429, 3xx, timeout, no answer: retried),"
                     + " refused (other 4xx: split, dead-lettered), circuit_open (not sent)");
@@ -117,7 +122,8 @@ public final class MetricNames {
 
     public static final List<Metric> ALL = List.of(INGEST, INGEST_ACK, COMMITS, COMMITTED_EVENTS, COMMIT_SECONDS,
             COMMIT_BATCH_SIZE, COMMIT_LATENCY, BACKLOG_EVENTS, BACKLOG_OLDEST_AGE, BACKLOG_TENANTS,
-            BACKLOG_SNAPSHOT_AGE, TENANT_BACKLOG_EVENTS, TENANT_BACKLOG_OLDEST_AGE, DELIVERY, DELIVERY_LATENCY,
+            BACKLOG_SNAPSHOT_AGE, TENANT_BACKLOG_EVENTS, TENANT_BACKLOG_OLDEST_AGE, QUOTA_NEAR_TENANTS,
+            QUOTA_FULL_TENANTS, DELIVERY, DELIVERY_LATENCY,
             DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, INGRESS_REFUSALS,
             VERIFICATIONS_OFFLOADED, ACTORS_LIVE, MAILBOX_DEPTH,
             CIRCUITS_OPEN, CIRCUIT_OPEN, REDIS_FALLBACK, RATELIMIT_FALLBACK, RATELIMIT_REPLICAS,

@@ -8,6 +8,8 @@ import static io.webhookbuffer.metrics.MetricNames.CIRCUITS_OPEN;
 import static io.webhookbuffer.metrics.MetricNames.CIRCUIT_OPEN;
 import static io.webhookbuffer.metrics.MetricNames.DEAD_LETTERS;
 import static io.webhookbuffer.metrics.MetricNames.ORIGIN;
+import static io.webhookbuffer.metrics.MetricNames.QUOTA_FULL_TENANTS;
+import static io.webhookbuffer.metrics.MetricNames.QUOTA_NEAR_TENANTS;
 import static io.webhookbuffer.metrics.MetricNames.READY;
 import static io.webhookbuffer.metrics.MetricNames.RATELIMIT_FALLBACK;
 import static io.webhookbuffer.metrics.MetricNames.RATELIMIT_LEASES;
@@ -40,6 +42,7 @@ import io.webhookbuffer.health.DatabaseReadiness;
 import io.webhookbuffer.health.RedisProbe;
 import io.webhookbuffer.queue.QueueSnapshot;
 import io.webhookbuffer.queue.QueueSnapshots;
+import io.webhookbuffer.queue.QueuedBytes;
 import io.webhookbuffer.cluster.WindowLeases;
 
 /**
@@ -71,7 +74,7 @@ public class StateMeters {
     }
 
     synchronized void register(@Observes StartupEvent event, MeterRegistry registry, @Readiness DatabaseReadiness readiness,
-            RedisProbe redis, WindowLeases leases) {
+            RedisProbe redis, WindowLeases leases, QueuedBytes queued) {
         // Checked here, not in ops: nothing outside metrics may depend on it (ArchitectureTests).
         new ConfigCheck().range("buffer.metrics.top-tenants", config.topTenants(), 0, 1000).throwIfAny();
         Gauge.builder(BACKLOG_EVENTS.name(), this, m -> m.current().events())
@@ -82,6 +85,11 @@ public class StateMeters {
                 .description(BACKLOG_TENANTS.description()).register(registry);
         Gauge.builder(DEAD_LETTERS.name(), this, m -> m.current().deadLetters())
                 .description(DEAD_LETTERS.description()).register(registry);
+        // Counts, not a series per tenant: which tenants they are is the runbook's query (docs/runbook.md).
+        Gauge.builder(QUOTA_NEAR_TENANTS.name(), queued, QueuedBytes::nearQuota)
+                .description(QUOTA_NEAR_TENANTS.description()).register(registry);
+        Gauge.builder(QUOTA_FULL_TENANTS.name(), queued, QueuedBytes::atQuota)
+                .description(QUOTA_FULL_TENANTS.description()).register(registry);
         Gauge.builder(BACKLOG_SNAPSHOT_AGE.name(), this, StateMeters::snapshotAge)
                 .description(BACKLOG_SNAPSHOT_AGE.description()).register(registry);
         Gauge.builder(CIRCUITS_OPEN.name(), drainer, d -> d.openCircuits().size())

@@ -55,4 +55,15 @@ public interface QueueConfig {
      */
     @WithDefault("30d")
     Duration deadLetterRetention();
+
+    /**
+     * Body bytes a tenant without its own {@code maxQueuedBytes} may have queued (the sum of its queued bodies, as
+     * queue_depth counts them). A new event to a tenant at or past it is refused with {@code 429 rate_limited}
+     * ({@code reason: queue_quota}) before anything is written; what is queued stays and is delivered. Checked against
+     * the figure this replica read at the last backlog snapshot plus what it stored itself since (approximate: see
+     * {@link QueuedBytes}). 1 GiB: about a day of a tenant's events at 5 a second of 2 KiB, or a thousand of the
+     * largest default bodies (1 MiB), and the disk of a few such tenants is what a shared PostgreSQL is sized for.
+     */
+    @WithDefault("1073741824")
+    long maxQueuedBytesPerTenant();
 }

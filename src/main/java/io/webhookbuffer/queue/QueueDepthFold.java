@@ -11,7 +11,7 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Keeps the queue_depth counters (migration V12) small: every {@code buffer.queue.depth-fold-interval}, one replica
+ * Keeps the queue_depth counters (migrations V12, V18) small: every {@code buffer.queue.depth-fold-interval}, one replica
  * adds the rows that database backends wrote since the last fold (one per backend and tenant, shard = the backend's
  * pid) into the tenant's shard-0 row, and removes shard-0 rows that reached zero. Without it a tenant would keep a row
  * for every backend that ever touched it (connections come and go), and the snapshot would sum them all.
@@ -48,22 +48,25 @@ public class QueueDepthFold {
             + " set_config('synchronous_commit', 'off', true) AS commit_mode";
 
     /**
-     * The backends' rows that nobody holds, removed and added to their tenant's shard-0 row; a tenant's rows that sum to
-     * zero leave shard 0 as it is. ORDER BY tenant_id: the shard-0 upserts in one order (only folds take those locks).
+     * The backends' rows that nobody holds, removed and added to their tenant's shard-0 row (events and bytes, V18); a
+     * tenant's rows that sum to zero leave shard 0 as it is. ORDER BY tenant_id: the shard-0 upserts in one order (only
+     * folds take those locks).
      */
     static final String FOLD = """
             WITH taken AS (
                 SELECT tenant_id, shard FROM queue_depth WHERE shard <> 0 FOR UPDATE SKIP LOCKED
             ), gone AS (
                 DELETE FROM queue_depth d USING taken t WHERE d.tenant_id = t.tenant_id AND d.shard = t.shard
-                RETURNING d.tenant_id, d.events
+                RETURNING d.tenant_id, d.events, d.bytes
             )
-            INSERT INTO queue_depth AS z (tenant_id, shard, events)
-            SELECT tenant_id, 0, sum(events) FROM gone GROUP BY tenant_id HAVING sum(events) <> 0 ORDER BY tenant_id
-            ON CONFLICT (tenant_id, shard) DO UPDATE SET events = z.events + excluded.events""";
+            INSERT INTO queue_depth AS z (tenant_id, shard, events, bytes)
+            SELECT tenant_id, 0, sum(events), sum(bytes) FROM gone GROUP BY tenant_id
+            HAVING sum(events) <> 0 OR sum(bytes) <> 0 ORDER BY tenant_id
+            ON CONFLICT (tenant_id, shard) DO UPDATE SET events = z.events + excluded.events,
+                bytes = z.bytes + excluded.bytes""";
 
     /** Tenants with nothing queued any more have no row left. */
-    static final String DROP_EMPTY = "DELETE FROM queue_depth WHERE shard = 0 AND events = 0";
+    static final String DROP_EMPTY = "DELETE FROM queue_depth WHERE shard = 0 AND events = 0 AND bytes = 0";
 
     private final Pool pool;
 

@@ -20,7 +20,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Reads the backlog snapshot on a schedule and keeps the last one, so Prometheus scrapes and status page views cost
- * no query: however often they come, PostgreSQL sees two aggregate statements per {@code buffer.queue.snapshot-interval},
+ * no query, and the queued bytes per tenant that the queue quota is checked against ({@link QueuedBytes}), so ingest
+ * costs no query for it: however often they come, PostgreSQL sees three aggregate statements per
+ * {@code buffer.queue.snapshot-interval},
  * and never a second pair while one is still running (SKIP). Failure policy: keep the previous snapshot; its
  * {@code takenAt} ages, which {@code buffer_backlog_snapshot_age_seconds} shows. A read is given up after the interval
  * or {@link #MIN_TIMEOUT}, whichever is longer: a short interval must not fail a read that is only slow (many
@@ -91,13 +93,26 @@ public class QueueSnapshots {
             LEFT JOIN (SELECT * FROM per ORDER BY last_dead DESC LIMIT $1) top ON true
             LEFT JOIN tenants tn ON tn.tenant_id = top.tenant_id""";
 
+    /**
+     * Every tenant with queued bytes (the queue_depth counters, migration V18: a few rows per tenant, the table the
+     * backlog above reads too), its bytes and its quota ($1: the default), for the queue quota ({@link QueuedBytes}).
+     * O(tenants with a backlog), like the backlog.
+     */
+    static final String QUEUED_BYTES = """
+            SELECT d.tenant_id, d.bytes, coalesce(tn.max_queued_bytes, $1) AS quota
+            FROM (SELECT tenant_id, sum(bytes)::bigint AS bytes FROM queue_depth
+                  GROUP BY tenant_id HAVING sum(bytes) > 0) d
+            LEFT JOIN tenants tn ON tn.tenant_id = d.tenant_id""";
+
     private final Pool pool;
     private final QueueConfig config;
+    private final QueuedBytes queuedBytes;
     private volatile QueueSnapshot last = QueueSnapshot.NONE;
 
-    public QueueSnapshots(Pool pool, QueueConfig config) {
+    public QueueSnapshots(Pool pool, QueueConfig config, QueuedBytes queuedBytes) {
         this.pool = pool;
         this.config = config;
+        this.queuedBytes = queuedBytes;
     }
 
     /** The last snapshot read; {@link QueueSnapshot#NONE} until the first read succeeds. */
@@ -112,16 +127,32 @@ public class QueueSnapshots {
                 f.getMessage())).onFailure().recoverWithNull().replaceWithVoid();
     }
 
-    /** Reads a new snapshot now (the schedule, and tests that cannot wait for it). */
+    /**
+     * Reads a new snapshot now (the schedule, and tests that cannot wait for it), and the queued bytes per tenant
+     * beside it ({@link QueuedBytes}: what this replica stores from here on is counted on top of the read).
+     */
     public Uni<QueueSnapshot> refresh() {
         Tuple limit = Tuple.of(config.snapshotTenants());
         Duration timeout = config.snapshotInterval().compareTo(MIN_TIMEOUT) > 0 ? config.snapshotInterval() : MIN_TIMEOUT;
-        return Uni.combine().all()
-                .unis(pool.preparedQuery(BACKLOG).execute(limit), pool.preparedQuery(DEAD_LETTERS).execute(limit))
-                .asTuple()
+        return Uni.createFrom().deferred(() -> {
+            queuedBytes.reading();
+            return Uni.combine().all()
+                    .unis(pool.preparedQuery(BACKLOG).execute(limit), pool.preparedQuery(DEAD_LETTERS).execute(limit),
+                            pool.preparedQuery(QUEUED_BYTES).execute(Tuple.of(config.maxQueuedBytesPerTenant())))
+                    .asTuple();
+        })
                 .ifNoItem().after(timeout).fail()
+                .invoke(rows -> queuedBytes.read(bytesAndQuota(rows.getItem3())))
                 .map(rows -> snapshot(rows.getItem1(), rows.getItem2()))
                 .invoke(s -> last = s);
+    }
+
+    private static Map<String, long[]> bytesAndQuota(RowSet<Row> rows) {
+        Map<String, long[]> out = new LinkedHashMap<>();
+        for (Row r : rows) {
+            out.put(r.getString("tenant_id"), new long[] {r.getLong("bytes"), r.getLong("quota")});
+        }
+        return out;
     }
 
     private static QueueSnapshot snapshot(RowSet<Row> backlog, RowSet<Row> dead) {

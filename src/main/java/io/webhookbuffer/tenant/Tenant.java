@@ -24,13 +24,15 @@ import io.webhookbuffer.verify.SignatureVerifier;
  * @param customScheme the tenant's own scheme when {@code provider} is {@code custom}; null otherwise
  * @param originCredentials what batches to the tenant's own {@code originUrl} carry; {@link OriginCredentials#NONE}
  *        when it has none (the global credentials never go to a tenant's own origin)
+ * @param maxQueuedBytes the tenant's queue quota in body bytes; null means the service default
+ *        ({@code buffer.queue.max-queued-bytes-per-tenant})
  * @param handshakeClosesAt when the tenant's open secret-handshake window (Asana's) ends; null when none is open. Read
  *        with the row, so a handshake outside a window is refused from memory, with no query
  */
 public record Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
         int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
         Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials,
-        Instant handshakeClosesAt) {
+        Long maxQueuedBytes, Instant handshakeClosesAt) {
 
     public static final Pattern ID_PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
     /**
@@ -53,20 +55,20 @@ public record Tenant(String id, boolean active, String provider, List<String> se
         originCredentials = originCredentials == null ? OriginCredentials.NONE : originCredentials;
     }
 
-    /** A tenant with no handshake window open. */
+    /** A tenant with the default queue quota and no handshake window open. */
     public Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
             int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
             Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials) {
         this(id, active, provider, secrets, rateLimit, rateWindowSeconds, maxBodyBytes, originUrl, deliveryRate,
-                publicUrl, toleranceSeconds, customScheme, originCredentials, null);
+                publicUrl, toleranceSeconds, customScheme, originCredentials, null, null);
     }
 
-    /** A tenant without credentials of its own for its origin. */
+    /** A tenant without credentials of its own for its origin, with the default queue quota. */
     public Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
             int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
             Integer toleranceSeconds, SignatureScheme customScheme) {
         this(id, active, provider, secrets, rateLimit, rateWindowSeconds, maxBodyBytes, originUrl, deliveryRate,
-                publicUrl, toleranceSeconds, customScheme, OriginCredentials.NONE);
+                publicUrl, toleranceSeconds, customScheme, OriginCredentials.NONE, null, null);
     }
 
     /** Whether a secret handshake may be offered to the database now: a window is open, as far as this replica knows. */
@@ -93,6 +95,6 @@ public record Tenant(String id, boolean active, String provider, List<String> se
                 + " hidden>, rateLimit=" + rateLimit + ", rateWindowSeconds=" + rateWindowSeconds + ", maxBodyBytes="
                 + maxBodyBytes + ", originUrl=" + originUrl + ", deliveryRate=" + deliveryRate + ", publicUrl=" + publicUrl
                 + ", toleranceSeconds=" + toleranceSeconds + ", customScheme=" + (customScheme != null) + ", originCredentials="
-                + originCredentials + "]";
+                + originCredentials + ", maxQueuedBytes=" + maxQueuedBytes + "]";
     }
 }

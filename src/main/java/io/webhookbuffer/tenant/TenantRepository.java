@@ -40,7 +40,7 @@ public class TenantRepository {
     static final String FIND_BY_ID = """
             SELECT tenant_id, active, provider, secrets_encrypted, rate_limit, rate_window_seconds, max_body_bytes,
                    origin_url, delivery_rate, public_url, tolerance_seconds, custom_scheme::text AS custom_scheme,
-                   origin_token_encrypted, origin_signing_secret_encrypted,
+                   origin_token_encrypted, origin_signing_secret_encrypted, max_queued_bytes,
                    (SELECT w.closes_at FROM handshake_windows w WHERE w.tenant_id = tenants.tenant_id) AS handshake_closes_at
             FROM tenants WHERE tenant_id = $1""";
 
@@ -142,6 +142,6 @@ public class TenantRepository {
                 row.getInteger("rate_limit"), row.getInteger("rate_window_seconds"), row.getInteger("max_body_bytes"),
                 row.getString("origin_url"), row.getInteger("delivery_rate"), row.getString("public_url"),
                 row.getInteger("tolerance_seconds"), CustomSchemes.parseStored(row.getString("custom_scheme")),
-                secrets.originCredentials(), closesAt(row));
+                secrets.originCredentials(), row.getLong("max_queued_bytes"), closesAt(row));
     }
 }

@@ -69,6 +69,19 @@ class TenantPipelineTests {
     }
 
     @Test
+    void aFullQueueRefusesNewIdsWithoutASlotButStillAnswersCopies() {
+        Slot slot = write("evt_1", 500, LIMIT, WINDOW);
+        assertInstanceOf(Joined.class, pipeline.admit("evt_1", "w1", 500, LIMIT, WINDOW, 1, true),
+                "a copy of an event being written takes no room");
+        pipeline.complete("evt_1", StoreOutcome.STORED, slot, 500);
+        assertInstanceOf(Duplicate.class, pipeline.admit("evt_1", "w2", 500, LIMIT, WINDOW, 1, true),
+                "a copy of a stored event takes no room");
+        assertInstanceOf(TenantPipeline.QueueFull.class, pipeline.admit("evt_2", "x0", 500, LIMIT, WINDOW, 1, true));
+        assertEquals(1, pipeline.windowUsed(500), "the refused event took no rate slot");
+        assertEquals(0, pipeline.inFlightCount());
+    }
+
+    @Test
     void afterADuplicateOutcomeTheIdIsADuplicate() {
         Slot slot = write("evt_1", 500, LIMIT, WINDOW);
         pipeline.complete("evt_1", StoreOutcome.DUPLICATE, slot, 500);

@@ -40,6 +40,10 @@ class IngestOutcomeTests {
     void everyContractStatusHasOneOutcome() {
         assertEquals(IngestOutcome.BUFFERED, IngestOutcome.of(202, null));
         assertEquals(IngestOutcome.RATE_LIMITED, IngestOutcome.of(429, null));
+        assertEquals(IngestOutcome.QUEUE_QUOTA,
+                IngestOutcome.of(429, new IngressReply("rate_limited", "e-1", IngressResponses.QUEUE_QUOTA)));
+        assertEquals(IngestOutcome.RATE_LIMITED,
+                IngestOutcome.of(429, new IngressReply("rate_limited", null, "handshake_rate")));
         assertEquals(IngestOutcome.BAD_SIGNATURE, IngestOutcome.of(401, null));
         assertEquals(IngestOutcome.UNKNOWN_TENANT, IngestOutcome.of(404, null));
         assertEquals(IngestOutcome.TOO_LARGE, IngestOutcome.of(413, null));

@@ -74,7 +74,7 @@ class ManifestTests {
         file.get("groups").forEach(g -> g.get("rules").forEach(r -> alerts.add(r.get("alert").asText())));
         for (String needed : List.of("WebhookBufferBacklogOldestAge", "WebhookBufferDeadLettersGrowing",
                 "WebhookBufferOriginFailing", "WebhookBufferIngestUnavailable", "WebhookBufferHttp5xx",
-                "WebhookBufferReadinessFlapping")) {
+                "WebhookBufferReadinessFlapping", "WebhookBufferQueueQuotaNear", "WebhookBufferQueueQuotaFull")) {
             assertTrue(alerts.contains(needed), needed);
         }
     }

@@ -33,7 +33,8 @@ import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
- * The queue_depth counters (migration V12) say exactly how many rows each tenant has queued, whichever statement
+ * The queue_depth counters (migrations V12, V18) say exactly how many rows, and how many body bytes, each tenant has
+ * queued, whichever statement
  * wrote them: the group commit, the drainer's deletes and dead-lettering, a dead-letter replay, statements running
  * at the same time on several connections, transactions that roll back, and the fold running beside them. Each check
  * reads the count and the counters in one statement, so they come from one snapshot.
@@ -44,9 +45,11 @@ class QueueDepthTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    /** The tenant's rows in event_queue, and what its counters say, in one snapshot. */
+    /** The tenant's rows and body bytes in event_queue, and what its counters say, in one snapshot. */
     private static final String COUNTED = "SELECT (SELECT count(*) FROM event_queue WHERE tenant_id = $1) AS queued, "
-            + TenantSql.depth("$1") + " AS depth, (SELECT count(*) FROM queue_depth WHERE tenant_id = $1) AS counter_rows";
+            + TenantSql.depth("$1") + " AS depth, (SELECT count(*) FROM queue_depth WHERE tenant_id = $1) AS counter_rows,"
+            + " (SELECT coalesce(sum(octet_length(body)), 0)::bigint FROM event_queue WHERE tenant_id = $1) AS queued_bytes,"
+            + " (SELECT coalesce(sum(bytes), 0)::bigint FROM queue_depth WHERE tenant_id = $1) AS counted_bytes";
 
     @InjectFakeOrigin
     FakeOrigin origin;
@@ -111,12 +114,14 @@ class QueueDepthTests {
         for (String t : tenants) {
             Row r = counted(t);
             assertEquals(r.getLong("queued"), r.getLong("depth"), t + " after concurrent writers");
+            assertEquals(r.getLong("queued_bytes"), r.getLong("counted_bytes"), t + ": bytes after concurrent writers");
             assertTrue(r.getLong("queued") > 0, "the test left rows to count");
         }
         await().atMost(PATIENCE).until(() -> fold.fold().await().indefinitely());
         for (String t : tenants) {
             Row r = counted(t);
             assertEquals(r.getLong("queued"), r.getLong("depth"), t + " after a fold");
+            assertEquals(r.getLong("queued_bytes"), r.getLong("counted_bytes"), t + ": bytes after a fold");
             assertEquals(1, r.getLong("counter_rows"), t + ": one row after a fold with no writer in flight");
         }
         tenants.forEach(t -> pool.preparedQuery("DELETE FROM event_queue WHERE tenant_id = $1").execute(Tuple.of(t))
@@ -140,10 +145,11 @@ class QueueDepthTests {
         assertCounted(t, 0);
     }
 
-    /** $2 rows for each tenant in $1, in one statement: the shape of a group commit across tenants. */
+    /** $2 rows for each tenant in $1, of 1 to 200 bytes, in one statement: the shape of a group commit across tenants. */
     private static final String INSERT_ACROSS = """
             INSERT INTO event_queue (tenant_id, event_id, body, content_type, received_at, next_attempt_at)
-            SELECT t, 'c-' || gen_random_uuid(), convert_to('{}', 'UTF8'), 'application/json', now(), now()
+            SELECT t, 'c-' || gen_random_uuid(), convert_to(repeat('x', 1 + (random() * 199)::int), 'UTF8'),
+                   'application/json', now(), now()
             FROM unnest($1::text[]) t CROSS JOIN generate_series(1, $2)""";
 
     /** Up to $2 of the tenant's oldest rows that no other statement holds: the shape of the drainer's delete. */
@@ -177,6 +183,8 @@ class QueueDepthTests {
         Row r = counted(tenantId);
         assertEquals(expected, r.getLong("queued"), "rows queued for " + tenantId);
         assertEquals(expected, r.getLong("depth"), "the counters of " + tenantId);
+        assertEquals(r.getLong("queued_bytes"), r.getLong("counted_bytes"), "the bytes counted for " + tenantId);
+        assertTrue(expected == 0 || r.getLong("queued_bytes") > 0, "the test left bytes to count");
     }
 
     private Row counted(String tenantId) {

@@ -16,6 +16,7 @@ public final class TestTenants {
     private int rateLimit = 1000;
     private int rateWindowSeconds = 10;
     private Integer maxBodyBytes;
+    private Long maxQueuedBytes;
     private String provider = "generic";
     private String publicUrl;
     private Integer toleranceSeconds;
@@ -47,6 +48,12 @@ public final class TestTenants {
 
     public TestTenants maxBodyBytes(int value) {
         this.maxBodyBytes = value;
+        return this;
+    }
+
+    /** The tenant's own queued-bytes quota ({@code maxQueuedBytes}). */
+    public TestTenants maxQueuedBytes(long value) {
+        this.maxQueuedBytes = value;
         return this;
     }
 
@@ -82,6 +89,7 @@ public final class TestTenants {
         return "{\"active\":" + active + ",\"provider\":\"" + provider + "\",\"secrets\":[" + secretList
                 + "],\"rateLimit\":" + rateLimit + ",\"rateWindowSeconds\":" + rateWindowSeconds
                 + (maxBodyBytes == null ? "" : ",\"maxBodyBytes\":" + maxBodyBytes)
+                + (maxQueuedBytes == null ? "" : ",\"maxQueuedBytes\":" + maxQueuedBytes)
                 + (publicUrl == null ? "" : ",\"publicUrl\":\"" + publicUrl + "\"")
                 + (toleranceSeconds == null ? "" : ",\"toleranceSeconds\":" + toleranceSeconds)
                 + (customSchemeJson == null ? "" : ",\"customScheme\":" + customSchemeJson) + "}";

@@ -1,0 +1,112 @@
+package io.webhookbuffer.queue;
+
+import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.webhookbuffer.testsupport.EventKeys;
+import io.webhookbuffer.testsupport.Events;
+import io.webhookbuffer.testsupport.Signed;
+import io.webhookbuffer.testsupport.TestTenants;
+
+/**
+ * The per-tenant storage quota: a tenant whose queued body bytes reached its quota ({@code maxQueuedBytes}, else
+ * {@code buffer.queue.max-queued-bytes-per-tenant}) gets {@code 429 rate_limited} ({@code reason: queue_quota}) with
+ * {@code Retry-After} for a new event, before anything is written; others are not touched, nothing queued is removed,
+ * and once its backlog is gone it is accepted again. Delivery is off in tests, so what is accepted stays queued.
+ */
+@QuarkusTest
+@TestProfile(QueueQuotaProfile.class)
+class QueueQuotaTests {
+
+    private static final int BODY = 1024;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    QueueSnapshots snapshots;
+
+    @Test
+    void aTenantAtItsQuotaIsRefusedOthersAreNotAndItIsAcceptedAgainOnceDrained() {
+        String full = tenant().provision(); // the default quota: 4 bodies of 1 KiB
+        String other = tenant().provision();
+        for (int i = 0; i < QueueQuotaProfile.DEFAULT_QUOTA / BODY; i++) {
+            Events.accept(full, "e" + i, body("e" + i));
+        }
+        assertRefused(send(full, "e-over"), "e-over");
+        assertEquals(QueueQuotaProfile.DEFAULT_QUOTA, queuedBytes(full), "nothing queued was removed or added");
+        send(full, "e0").then().statusCode(200).body("status", equalTo("deduplicated")); // already stored: no room taken
+
+        for (int i = 0; i < 3; i++) {
+            Events.accept(other, "o" + i, body("o" + i));
+        }
+
+        pool.preparedQuery("DELETE FROM event_queue WHERE tenant_id = $1").execute(Tuple.of(full)).await().indefinitely();
+        snapshots.refresh().await().indefinitely();
+        Events.accept(full, "e-after", body("e-after"));
+    }
+
+    @Test
+    void aTenantsOwnQuotaReplacesTheDefaultAndNullRestoresIt() {
+        String big = tenant().maxQueuedBytes(8 * BODY).provision();
+        Signed.command("").get("/control/tenants/" + big).then().statusCode(200).body("maxQueuedBytes", equalTo(8 * BODY));
+        for (int i = 0; i < 8; i++) {
+            Events.accept(big, "b" + i, body("b" + i));
+        }
+        assertRefused(send(big, "b-over"), "b-over");
+
+        String small = tenant().maxQueuedBytes(BODY).provision();
+        Events.accept(small, "s0", body("s0"));
+        assertRefused(send(small, "s1"), "s1");
+        Signed.command("{\"maxQueuedBytes\":null}").put("/control/tenants/" + small).then().statusCode(200)
+                .body("maxQueuedBytes", nullValue());
+        Events.accept(small, "s1", body("s1")); // the default (4 KiB) has room for it
+
+        Signed.command("{\"maxQueuedBytes\":0}").put("/control/tenants/" + small).then().statusCode(400);
+    }
+
+    @Test
+    void rowsOtherReplicasQueuedCountOnceTheSnapshotHasReadThem() {
+        String t = tenant().provision();
+        pool.preparedQuery("""
+                INSERT INTO event_queue (tenant_id, event_id, body, content_type, received_at, next_attempt_at)
+                SELECT $1, 'elsewhere-' || i, convert_to(repeat('x', $2), 'UTF8'), 'application/json', now(), now()
+                FROM generate_series(1, 4) i""").execute(Tuple.of(t, BODY)).await().indefinitely();
+        Events.accept(t, "not-read-yet", body("not-read-yet")); // this replica has not read the others' rows yet
+        snapshots.refresh().await().indefinitely();
+        assertRefused(send(t, "read"), "read");
+    }
+
+    private static void assertRefused(Response answer, String eventId) {
+        answer.then().statusCode(429).header("Retry-After", "30")
+                .body("status", equalTo("rate_limited")).body("reason", equalTo("queue_quota"))
+                .body("eventId", equalTo(EventKeys.bound(eventId, body(eventId))));
+    }
+
+    /** {@code {"id":"<eventId>","pad":"xxx..."}}, exactly {@link #BODY} bytes. */
+    private static String body(String eventId) {
+        String head = "{\"id\":\"" + eventId + "\",\"pad\":\"";
+        return head + "x".repeat(BODY - head.length() - 2) + "\"}";
+    }
+
+    private static Response send(String tenantId, String eventId) {
+        return Signed.webhook(TestTenants.DEFAULT_SECRET, body(eventId))
+                .header("X-Event-ID", eventId).post("/webhook/" + tenantId);
+    }
+
+    private long queuedBytes(String tenantId) {
+        return pool.preparedQuery("SELECT coalesce(sum(octet_length(body)), 0) FROM event_queue WHERE tenant_id = $1")
+                .execute(Tuple.of(tenantId)).await().indefinitely().iterator().next().getLong(0);
+    }
+}
