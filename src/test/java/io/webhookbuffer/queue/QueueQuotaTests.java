@@ -4,6 +4,7 @@ import static io.webhookbuffer.testsupport.TestTenants.tenant;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.inject.Inject;
 
@@ -36,6 +37,9 @@ class QueueQuotaTests {
 
     @Inject
     QueueSnapshots snapshots;
+
+    @Inject
+    QueuedBytes queued;
 
     @Test
     void aTenantAtItsQuotaIsRefusedOthersAreNotAndItIsAcceptedAgainOnceDrained() {
@@ -86,6 +90,9 @@ class QueueQuotaTests {
         Events.accept(t, "not-read-yet", body("not-read-yet")); // this replica has not read the others' rows yet
         snapshots.refresh().await().indefinitely();
         assertRefused(send(t, "read"), "read");
+        assertEquals(5L * BODY, queued.of(t), "the read's figure, nothing of its own stores counted twice");
+        assertTrue(queued.atQuota() >= 1 && queued.nearQuota() >= queued.atQuota(),
+                "the gauges count it: near " + queued.nearQuota() + ", at " + queued.atQuota());
     }
 
     private static void assertRefused(Response answer, String eventId) {
