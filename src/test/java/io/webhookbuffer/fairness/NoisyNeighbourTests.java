@@ -29,10 +29,11 @@ import io.webhookbuffer.testsupport.TestTenants;
 /**
  * The noisy-neighbour suite (issue 40), CI-sized: tenant A is attacked in every way at once while tenant B sends
  * signed events. Against A: bodies declared and never sent, bodies sent in part and stalled, forged signatures from
- * the address B sends from, a flood of unknown tenant ids beside it, and origins that answer after seconds (tarpits)
- * for A and for tenants its owner set up to hold delivery slots. It asserts counts, never timing: every one of B's
- * signed events is answered 202 and delivered, no forgery is accepted, and every event of A's that was accepted is
- * delivered too. B's latencies are logged with the conditions, as figures, not as a verdict.
+ * the address B sends from, a flood of unknown tenant ids beside it, origins that answer after seconds (tarpits) for
+ * A and for tenants its owner set up to hold delivery slots, and a backlog past A's queue quota. It asserts counts,
+ * never timing: every one of B's signed events is answered 202 and delivered, no forgery is accepted, A past its
+ * quota is refused {@code 429 queue_quota}, and every event of A's that was accepted is delivered too. B's latencies
+ * are logged with the conditions, as figures, not as a verdict.
  */
 @QuarkusTest
 @TestProfile(NoisyNeighbourProfile.class)
@@ -44,6 +45,8 @@ class NoisyNeighbourTests {
     private static final long TARPIT_MILLIS = 1_500;
     private static final int B_EVENTS = 30;
     private static final int A_EVENTS = 10;
+    /** A's queue quota: about ten of its small events; its backlog is filled past it before the attack. */
+    private static final long A_QUOTA = 200;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     @InjectFakeOrigin
@@ -51,7 +54,7 @@ class NoisyNeighbourTests {
 
     @Test
     void tenantBIsServedInFullWhileTenantAIsAttackedInEveryWay() throws Exception {
-        String a = tenant().maxBodyBytes(102_400).provision();
+        String a = tenant().maxBodyBytes(102_400).maxQueuedBytes(A_QUOTA).provision();
         String b = tenant().provision();
         FakeOrigin.Answer slow = new FakeOrigin.Answer(200, Map.of(), "", TARPIT_MILLIS);
         origin.answer(a, batch -> slow);
@@ -65,6 +68,7 @@ class NoisyNeighbourTests {
         }
         List<Long> latencies = new ArrayList<>();
         List<String> acceptedOfA = new ArrayList<>();
+        int overQuota = fillPastQuota(a, acceptedOfA);
         int acceptedOfB = 0;
         Attack attack = new Attack();
         try (attack) {
@@ -80,16 +84,33 @@ class NoisyNeighbourTests {
             }
         }
         assertEquals(B_EVENTS, acceptedOfB, "every one of B's signed events is accepted");
+        assertTrue(overQuota > 0, "A's backlog past its quota is refused");
         await().atMost(PATIENCE).until(() -> origin.providerIds(b).size() >= B_EVENTS);
         assertEquals(B_EVENTS, origin.providerIds(b).stream().distinct().count(), "and delivered");
         await().atMost(PATIENCE).until(() -> origin.providerIds(a).containsAll(acceptedOfA));
         assertTrue(attack.count("forged") > 0 && attack.count("unknown") > 0, "the attack ran beside B");
         Collections.sort(latencies);
         LOG.infof("noisy neighbour: B %d/%d accepted and delivered, answer p50 %d ms, max %d ms; A %d/%d accepted and"
-                + " delivered; beside it %s, %d tarpit tenants (origin %d ms); a shared 2-core test machine: figures,"
-                + " not a verdict", acceptedOfB, B_EVENTS, latencies.get(latencies.size() / 2),
-                latencies.get(latencies.size() - 1), acceptedOfA.size(), A_EVENTS, attack.counts(), TARPITS,
-                TARPIT_MILLIS);
+                + " delivered, %d past its quota; beside it %s, %d tarpit tenants (origin %d ms); a shared 2-core test"
+                + " machine: figures, not a verdict", acceptedOfB, B_EVENTS, latencies.get(latencies.size() / 2),
+                latencies.get(latencies.size() - 1), acceptedOfA.size(), A_EVENTS + 40, overQuota, attack.counts(),
+                TARPITS, TARPIT_MILLIS);
+    }
+
+    /**
+     * Storage: 40 events to A, whose tarpit origin takes its batches slowly, so its backlog reaches its quota; the
+     * accepted ones are added to {@code accepted}; how many were refused {@code 429}.
+     */
+    private static int fillPastQuota(String a, List<String> accepted) throws Exception {
+        int refused = 0;
+        for (int i = 0; i < 40; i++) {
+            int status = signed(a, "backlog-" + i);
+            refused += status == 429 ? 1 : 0;
+            if (status == 202) {
+                accepted.add("backlog-" + i);
+            }
+        }
+        return refused;
     }
 
     /**
