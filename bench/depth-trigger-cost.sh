@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 on() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" "${@:2}"; }
 on postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
 while read -r _ f; do
-  on "$db" -f "src/main/resources/db/migration/$f"
+  on "$db" -1 -f "src/main/resources/db/migration/$f" # one transaction each, as Flyway applies them
 done < <(ls src/main/resources/db/migration | sed -E 's/^V([0-9_]+)__.*/\1 &/' \
          | awk '{k = $1; gsub("_", ".", k); print k, $2}' | sort -V)
 on "$db" -c "CREATE TABLE eq_none (LIKE event_queue INCLUDING ALL)" \

@@ -29,7 +29,7 @@ on() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" "${@:2}"; }
 on postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 [ -n "${EVENT_BYTES_KEEP:-}" ] || trap 'on postgres -c "DROP DATABASE IF EXISTS $db"' EXIT
 while read -r _ f; do
-  on "$db" -f "$migrations/$f"
+  on "$db" -1 -f "$migrations/$f" # one transaction each, as Flyway applies them
 done < <(ls "$migrations" | sed -E 's/^V([0-9_]+)__.*/\1 &/' | awk '{k = $1; gsub("_", ".", k); print k, $2}' | sort -V)
 
 echo "| what | bytes per event |"

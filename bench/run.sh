@@ -294,7 +294,7 @@ commit_ceiling_run() {
   local migration
   for migration in $(ls src/main/resources/db/migration/V*__*.sql | sed 's/.*\/V\([0-9_]*\)__.*/\1 &/' \
                      | awk '{ v = $1; gsub("_", ".", v); print v, $2 }' | sort -V | awk '{ print $2 }'); do
-    PGOPTIONS=--search_path=ceiling psql -q -v ON_ERROR_STOP=1 -d "$db" -f "$migration" >/dev/null
+    PGOPTIONS=--search_path=ceiling psql -q -1 -v ON_ERROR_STOP=1 -d "$db" -f "$migration" >/dev/null
   done
   psql -q -v ON_ERROR_STOP=1 -d "$db" -c "DROP TABLE IF EXISTS bench_ceiling_queue, bench_ceiling_dedupe" \
        -c "CREATE TABLE bench_ceiling_queue (LIKE ceiling.event_queue INCLUDING ALL)" \

@@ -85,7 +85,7 @@ migrate() { # DB before|v12: the migrations before V12, or V12 alone, in Flyway'
     elif [ "${key%%.*}" -eq 12 ]; then [ "$2" = v12 ] || continue
     else continue
     fi
-    on "$1" -f "$migrations/$f"
+    on "$1" -1 -f "$migrations/$f" # one transaction each, as Flyway applies them
   done < <(ls "$migrations" | sed -E 's/^V([0-9_]+)__.*/\1 &/' | awk '{k = $1; gsub("_", ".", k); print k, $2}' | sort -V)
 }
 
