@@ -70,7 +70,11 @@ public final class MetricNames {
             "Tenants whose queued body bytes are at 80% or more of their queue quota (maxQueuedBytes, else"
                     + " buffer.queue.max-queued-bytes-per-tenant), from the last backlog snapshot");
     public static final Metric QUOTA_FULL_TENANTS = new Metric("buffer.queue.quota.full.tenants", Kind.GAUGE,
-            "Tenants at or past their queue quota: their new events are answered 429 queue_quota");
+            "Tenants at or past their queue quota, or above the storage guard's level: their new events are answered"
+                    + " 429 queue_quota");
+    public static final Metric STORAGE_USED = new Metric("buffer.queue.storage.used.ratio", Kind.GAUGE,
+            "All tenants' queued body bytes as a share of buffer.queue.max-queued-bytes (0 when unset); past 1 the"
+                    + " largest backlogs are refused");
     public static final Metric DELIVERY = new Metric("buffer.delivery", Kind.COUNTER,
             "Batch delivery attempts by outcome: success, failed (5xx, 429, 3xx, timeout, no answer: retried),"
                     + " refused (other 4xx: split, dead-lettered), circuit_open (not sent)");
@@ -123,7 +127,7 @@ public final class MetricNames {
     public static final List<Metric> ALL = List.of(INGEST, INGEST_ACK, COMMITS, COMMITTED_EVENTS, COMMIT_SECONDS,
             COMMIT_BATCH_SIZE, COMMIT_LATENCY, BACKLOG_EVENTS, BACKLOG_OLDEST_AGE, BACKLOG_TENANTS,
             BACKLOG_SNAPSHOT_AGE, TENANT_BACKLOG_EVENTS, TENANT_BACKLOG_OLDEST_AGE, QUOTA_NEAR_TENANTS,
-            QUOTA_FULL_TENANTS, DELIVERY, DELIVERY_LATENCY,
+            QUOTA_FULL_TENANTS, STORAGE_USED, DELIVERY, DELIVERY_LATENCY,
             DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, INGRESS_REFUSALS,
             VERIFICATIONS_OFFLOADED, ACTORS_LIVE, MAILBOX_DEPTH,
             CIRCUITS_OPEN, CIRCUIT_OPEN, REDIS_FALLBACK, RATELIMIT_FALLBACK, RATELIMIT_REPLICAS,

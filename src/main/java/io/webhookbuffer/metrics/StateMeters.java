@@ -10,6 +10,7 @@ import static io.webhookbuffer.metrics.MetricNames.DEAD_LETTERS;
 import static io.webhookbuffer.metrics.MetricNames.ORIGIN;
 import static io.webhookbuffer.metrics.MetricNames.QUOTA_FULL_TENANTS;
 import static io.webhookbuffer.metrics.MetricNames.QUOTA_NEAR_TENANTS;
+import static io.webhookbuffer.metrics.MetricNames.STORAGE_USED;
 import static io.webhookbuffer.metrics.MetricNames.READY;
 import static io.webhookbuffer.metrics.MetricNames.RATELIMIT_FALLBACK;
 import static io.webhookbuffer.metrics.MetricNames.RATELIMIT_LEASES;
@@ -90,6 +91,8 @@ public class StateMeters {
                 .description(QUOTA_NEAR_TENANTS.description()).register(registry);
         Gauge.builder(QUOTA_FULL_TENANTS.name(), queued, QueuedBytes::atQuota)
                 .description(QUOTA_FULL_TENANTS.description()).register(registry);
+        Gauge.builder(STORAGE_USED.name(), queued, QueuedBytes::storageUsed)
+                .description(STORAGE_USED.description()).register(registry);
         Gauge.builder(BACKLOG_SNAPSHOT_AGE.name(), this, StateMeters::snapshotAge)
                 .description(BACKLOG_SNAPSHOT_AGE.description()).register(registry);
         Gauge.builder(CIRCUITS_OPEN.name(), drainer, d -> d.openCircuits().size())

@@ -1,6 +1,7 @@
 package io.webhookbuffer.queue;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -66,4 +67,14 @@ public interface QueueConfig {
      */
     @WithDefault("1073741824")
     long maxQueuedBytesPerTenant();
+
+    /**
+     * Body bytes all tenants together may have queued: the storage guard (unset: no guard). Past it, the tenants with
+     * the largest backlogs are refused first, as if their quota were the level at which the tenants' backlogs, each
+     * cut to it, add up to this ({@link QueuedBytes#level}); a tenant with less than this divided by the tenants with
+     * a backlog is never refused by it. Size it to the disk PostgreSQL has for the queue, less what rows, indexes,
+     * dead letters and the WAL take beside the bodies (docs/operations.md, "The storage guard"). No default: only the
+     * operator knows the disk, and a guess would refuse events on a disk with room, or not guard a small one.
+     */
+    Optional<Long> maxQueuedBytes();
 }

@@ -1,8 +1,10 @@
 package io.webhookbuffer.queue;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.LongStream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -24,6 +26,10 @@ import jakarta.enterprise.context.ApplicationScoped;
  * Failure policy: a read that fails keeps the previous figures and this replica's own stores since, so a tenant at its
  * quota stays refused until a read succeeds (its backlog cannot drain meanwhile either, when PostgreSQL is away).
  * Memory: the tenants with a backlog, and those that stored since the last read.
+ *
+ * <p>The storage guard ({@code buffer.queue.max-queued-bytes}) lowers every tenant's quota to one {@link #level}
+ * computed at each read from all tenants' figures, so past it the largest backlogs are refused first and a tenant
+ * within its share never is. Same freshness as the quota.
  */
 @ApplicationScoped
 public class QueuedBytes {
@@ -40,6 +46,9 @@ public class QueuedBytes {
     private volatile Map<String, LongAdder> since = new ConcurrentHashMap<>();
     private volatile long near;
     private volatile long full;
+    /** The storage guard's level at the last read: {@link Long#MAX_VALUE} when it is off or the total is below it. */
+    private volatile long level = Long.MAX_VALUE;
+    private volatile double storageUsed;
 
     public QueuedBytes(QueueConfig config) {
         this.config = config;
@@ -55,7 +64,7 @@ public class QueuedBytes {
      * {@code maxQueuedBytes}, null for the default): a new event is refused.
      */
     public boolean full(String tenantId, Long own) {
-        return of(tenantId) >= quota(own);
+        return of(tenantId) >= Math.min(quota(own), level);
     }
 
     /** The tenant's queued bytes as this replica knows them. */
@@ -77,6 +86,35 @@ public class QueuedBytes {
         return full;
     }
 
+    /**
+     * All tenants' queued bytes at the last read, as a share of {@code buffer.queue.max-queued-bytes} (the storage
+     * guard: past 1, the largest backlogs are refused); 0 when no guard is set.
+     */
+    public double storageUsed() {
+        return storageUsed;
+    }
+
+    /**
+     * The storage guard's level: the most each tenant may have queued so that all of them, each cut to it, hold
+     * {@code capacity}; {@link Long#MAX_VALUE} when {@code queued} adds up to no more than {@code capacity}. Max-min
+     * fairness (water filling): the largest backlogs are above it first, and it is never below {@code capacity}
+     * divided by the tenants with a backlog, so a tenant within that share is never refused. At least 1, so a tenant
+     * with nothing queued is never refused.
+     */
+    static long level(long[] queued, long capacity) {
+        long[] sorted = queued.clone();
+        Arrays.sort(sorted);
+        long left = capacity;
+        for (int i = 0; i < sorted.length; i++) {
+            long rest = sorted.length - i;
+            if (sorted[i] > left / rest) {
+                return Math.max(1, left / rest);
+            }
+            left -= sorted[i];
+        }
+        return Long.MAX_VALUE;
+    }
+
     /** A read of the counters is about to begin: what was stored until now will be in it. */
     void reading() {
         Map<String, LongAdder> until = since;
@@ -88,19 +126,23 @@ public class QueuedBytes {
     /** The read succeeded: per tenant with queued bytes, its bytes and quota. */
     void read(Map<String, long[]> bytesAndQuota) {
         Map<String, Long> bytes = new ConcurrentHashMap<>(bytesAndQuota.size());
+        bytesAndQuota.forEach((id, figures) -> bytes.put(id, figures[0]));
+        long[] all = bytes.values().stream().mapToLong(Long::longValue).toArray();
+        long capacity = config.maxQueuedBytes().orElse(Long.MAX_VALUE);
+        long newLevel = level(all, capacity);
         long nearCount = 0;
         long fullCount = 0;
-        for (Map.Entry<String, long[]> e : bytesAndQuota.entrySet()) {
-            long queued = e.getValue()[0];
-            long quota = e.getValue()[1];
-            bytes.put(e.getKey(), queued);
-            nearCount += queued >= quota * NEAR ? 1 : 0;
-            fullCount += queued >= quota ? 1 : 0;
+        for (long[] figures : bytesAndQuota.values()) {
+            long limit = Math.min(figures[1], newLevel);
+            nearCount += figures[0] >= limit * NEAR ? 1 : 0;
+            fullCount += figures[0] >= limit ? 1 : 0;
         }
         read = bytes;
         before = new ConcurrentHashMap<>();
+        level = newLevel;
         near = nearCount;
         full = fullCount;
+        storageUsed = config.maxQueuedBytes().map(max -> (double) LongStream.of(all).sum() / max).orElse(0.0);
     }
 
     private static long sum(Map<String, LongAdder> counts, String tenantId) {

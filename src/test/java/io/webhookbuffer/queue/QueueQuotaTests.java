@@ -83,16 +83,43 @@ class QueueQuotaTests {
     @Test
     void rowsOtherReplicasQueuedCountOnceTheSnapshotHasReadThem() {
         String t = tenant().provision();
-        pool.preparedQuery("""
-                INSERT INTO event_queue (tenant_id, event_id, body, content_type, received_at, next_attempt_at)
-                SELECT $1, 'elsewhere-' || i, convert_to(repeat('x', $2), 'UTF8'), 'application/json', now(), now()
-                FROM generate_series(1, 4) i""").execute(Tuple.of(t, BODY)).await().indefinitely();
+        insert(t, 4, BODY);
         Events.accept(t, "not-read-yet", body("not-read-yet")); // this replica has not read the others' rows yet
         snapshots.refresh().await().indefinitely();
         assertRefused(send(t, "read"), "read");
         assertEquals(5L * BODY, queued.of(t), "the read's figure, nothing of its own stores counted twice");
         assertTrue(queued.atQuota() >= 1 && queued.nearQuota() >= queued.atQuota(),
                 "the gauges count it: near " + queued.nearQuota() + ", at " + queued.atQuota());
+    }
+
+    @Test
+    void pastTheStorageGuardTheLargestBacklogIsRefusedAndTenantsWithinTheirShareAreNot() {
+        String largest = tenant().maxQueuedBytes(1L << 30).provision(); // its own quota far above the guard
+        String medium = tenant().maxQueuedBytes(1L << 30).provision();
+        String small = tenant().provision();
+        int mib = 1 << 20;
+        insert(largest, (int) (QueueQuotaProfile.STORAGE / mib), mib); // the guard's whole capacity on its own
+        insert(medium, 2, mib);
+        snapshots.refresh().await().indefinitely();
+        assertTrue(queued.storageUsed() > 1, "the gauge says the guard is past: " + queued.storageUsed());
+
+        assertRefused(send(largest, "l-over"), "l-over");
+        Events.accept(medium, "m-within", body("m-within")); // 2 MiB: far below its share of 64 MiB
+        for (int i = 0; i < 3; i++) {
+            Events.accept(small, "s" + i, body("s" + i));
+        }
+
+        pool.preparedQuery("DELETE FROM event_queue WHERE tenant_id = ANY($1)")
+                .execute(Tuple.of(new String[] {largest, medium})).await().indefinitely();
+        snapshots.refresh().await().indefinitely();
+        Events.accept(largest, "l-after", body("l-after")); // its backlog delivered: accepted again
+    }
+
+    private void insert(String tenantId, int rows, int bytes) {
+        pool.preparedQuery("""
+                INSERT INTO event_queue (tenant_id, event_id, body, content_type, received_at, next_attempt_at)
+                SELECT $1, 'inserted-' || i, convert_to(repeat('x', $2), 'UTF8'), 'application/json', now(), now()
+                FROM generate_series(1, $3) i""").execute(Tuple.of(tenantId, bytes, rows)).await().indefinitely();
     }
 
     private static void assertRefused(Response answer, String eventId) {
