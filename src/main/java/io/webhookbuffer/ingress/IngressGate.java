@@ -471,7 +471,7 @@ public class IngressGate {
 
     /** Reports an ingest answer ({@link IngressListener}; not the warm-up's) and writes it ({@link AnswerWriter}). */
     private void refuse(RoutingContext ctx, IngressAnswer answer, long started, boolean close) {
-        if (!rehearsal.sentBy(ctx.request().connection().remoteAddress())) {
+        if (!rehearsal.sentBy(ctx.request().getHeader(RehearsalTenant.HEADER))) {
             answer.reportTo(listener, started);
         }
         writer.write(ctx, answer, close);

@@ -1,14 +1,12 @@
 package io.webhookbuffer.tenant;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
-
-import io.vertx.core.net.SocketAddress;
 
 /**
  * The tenant the start-up warm-up sends its requests to (see {@code warmup.Warmup}): it exists only in this process,
@@ -26,9 +24,15 @@ public class RehearsalTenant {
     private final String id;
     private final String secret;
     private final Tenant tenant;
+    /**
+     * The header every request of the refusal rehearsal carries, with {@link #token()}: the gate neither reports nor
+     * keeps a refusal that has it. Drawn at random at start and never shown, like the secret, so no sender can hide
+     * its refusals behind it.
+     */
+    public static final String HEADER = "X-Warmup-Rehearsal";
+
+    private final byte[] token;
     private volatile boolean open;
-    /** The warm-up's own raw connections ({@code host:port} of their client end), while it runs. */
-    private final Set<String> connections = ConcurrentHashMap.newKeySet();
 
     public RehearsalTenant() {
         StringBuilder name = new StringBuilder("warmup-");
@@ -39,6 +43,9 @@ public class RehearsalTenant {
         RANDOM.nextBytes(key);
         this.id = name.toString();
         this.secret = HexFormat.of().formatHex(key);
+        byte[] mark = new byte[32];
+        RANDOM.nextBytes(mark);
+        this.token = HexFormat.of().formatHex(mark).getBytes(StandardCharsets.US_ASCII);
         // The generic scheme (HMAC-SHA256 of the body, X-Event-ID), no rate limit to speak of, the default body limit.
         this.tenant = new Tenant(id, true, "generic", List.of(secret), Integer.MAX_VALUE, 1, null, null, null, null,
                 null, null);
@@ -75,23 +82,17 @@ public class RehearsalTenant {
         open = false;
     }
 
-    /** A connection the warm-up opened from {@code host:port}: what the server answers on it is a rehearsal. */
-    public void connected(String host, int port) {
-        connections.add(host + ":" + port);
+    /** The value of {@link #HEADER} on the rehearsal's requests. */
+    public String token() {
+        return new String(token, StandardCharsets.US_ASCII);
     }
 
     /**
-     * Whether a request came on a connection the warm-up opened: {@code remote} is the connection's own address (the
-     * socket's, never a forwarded one), which is the rehearsal's client end. One check of an empty set once the
-     * warm-up is over.
+     * Whether a request carrying {@code header} (its {@link #HEADER} value, null for none) is the warm-up's: the
+     * value is the token, compared in constant time. Nothing about the connection counts: a client port the warm-up
+     * used is soon another sender's.
      */
-    public boolean sentBy(SocketAddress remote) {
-        return !connections.isEmpty() && remote != null && remote.hostAddress() != null
-                && connections.contains(remote.hostAddress() + ":" + remote.port());
-    }
-
-    /** The warm-up is over: no connection is the rehearsal's any more. */
-    public void forgetConnections() {
-        connections.clear();
+    public boolean sentBy(String header) {
+        return header != null && MessageDigest.isEqual(token, header.getBytes(StandardCharsets.US_ASCII));
     }
 }

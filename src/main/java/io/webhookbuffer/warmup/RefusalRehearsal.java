@@ -40,9 +40,10 @@ import io.webhookbuffer.tenant.RehearsalTenant;
  * and malformed signatures, bodies over the limit declared and chunked, large forged bodies checked off the heap,
  * broken HTTP, framing lies and heads or bodies cut short.
  *
- * <p>What it leaves: no metric of the buffer's own (the gate does not report a refusal on a connection the rehearsal
- * opened, {@link RehearsalTenant#sentBy}, nor one to the rehearsal tenant), no refusal kept, nothing stored; unknown
- * ids (answered unknown from the tenant directory's memory: nothing is kept); Quarkus's own
+ * <p>What it leaves: no metric of the buffer's own (every request carries the rehearsal's secret header, and the
+ * gate reports no refusal that has it, {@link RehearsalTenant#sentBy}, nor one to the rehearsal tenant), no refusal
+ * kept, nothing stored; unknown ids (answered unknown from the tenant directory's memory: nothing is kept); Quarkus's
+ * own
  * {@code http_server_requests_seconds} counts the requests that reached a route, as it counts the signed rehearsal.
  * One line in the log at the end. Failure policy: whatever the answers, it ends (count, time or shutdown) and
  * readiness follows; an exchange that gets no answer is closed after {@link #ANSWER_MILLIS}.
@@ -201,10 +202,9 @@ public class RefusalRehearsal {
             all.add(answered(text));
         }
         // Cut short: a head, and a body, that never end (the sender leaves).
-        all.add(new Shape(Buffer.buffer("POST " + own + " HTTP/1.1\r\nHost: warm", StandardCharsets.ISO_8859_1.name()),
-                false));
-        all.add(new Shape(Buffer.buffer(post(own, "X-Event-ID: evt_r", "X-Signature: " + "0".repeat(64),
-                "Content-Length: 1000") + "{\"id\":", StandardCharsets.ISO_8859_1.name()), false));
+        all.add(shape("POST " + own + " HTTP/1.1\r\nHost: warm", false));
+        all.add(shape(post(own, "X-Event-ID: evt_r", "X-Signature: " + "0".repeat(64), "Content-Length: 1000")
+                + "{\"id\":", false));
         return all;
     }
 
@@ -221,8 +221,20 @@ public class RefusalRehearsal {
         return head.append("\r\n").toString();
     }
 
-    private static Shape answered(String text) {
-        return new Shape(Buffer.buffer(text, StandardCharsets.ISO_8859_1.name()), true);
+    private Shape answered(String text) {
+        return shape(text, true);
+    }
+
+    /**
+     * {@code text} with the rehearsal's header ({@link RehearsalTenant#HEADER}) after its first line, in that line's
+     * ending: the gate reports no refusal that carries it, whenever the answer comes.
+     */
+    private Shape shape(String text, boolean awaitsAnswer) {
+        int eol = text.indexOf('\n');
+        String marked = eol < 0 ? text
+                : text.substring(0, eol + 1) + RehearsalTenant.HEADER + ": " + rehearsal.token()
+                        + (eol > 0 && text.charAt(eol - 1) == '\r' ? "\r\n" : "\n") + text.substring(eol + 1);
+        return new Shape(Buffer.buffer(marked, StandardCharsets.ISO_8859_1.name()), awaitsAnswer);
     }
 
     /** A head and {@code bytes} of body in chunks of {@link #BLOCK}, with the last chunk. */
@@ -292,7 +304,7 @@ public class RefusalRehearsal {
         }
     }
 
-    /** One connection: registered as the rehearsal's before a byte is sent; ends once, at the answer or the close. */
+    /** One connection: ends once, at the answer or the close. */
     private final class Exchange {
         private final NetSocket socket;
         private final Run run;
@@ -306,7 +318,6 @@ public class RefusalRehearsal {
         }
 
         void start(Shape shape) {
-            rehearsal.connected(socket.localAddress().hostAddress(), socket.localAddress().port());
             socket.exceptionHandler(e -> {
                 // the server refused and closed while bytes were still going out: the close handler ends it
             });

@@ -60,8 +60,6 @@ public class Warmup {
     private static final int FILLER = 960;
     private static final long SETTLE_POLL_MILLIS = 250;
     private static final long SETTLED_MILLIS = 25;
-    /** After readiness, how long the refusal rehearsal's connections still count as its own. */
-    private static final long FORGET_CONNECTIONS_MILLIS = 10_000;
 
     private final Vertx vertx;
     private final WarmupConfig config;
@@ -249,8 +247,6 @@ public class Warmup {
         if (stopping || compileMillis < 0 || (quiet && quietBefore) || waited > config.settleMax().toNanos()) {
             LOG.infof("warm-up: compiler %s after %.1f s more; taking traffic", quiet ? "settled" : "still busy",
                     waited / 1e9);
-            // Later: a refusal the server answers after its rehearsal sender gave up (2 s) is still not reported.
-            vertx.setTimer(FORGET_CONNECTIONS_MILLIS, t -> rehearsal.forgetConnections());
             done = true;
             return;
         }

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -30,7 +31,14 @@ public final class RawHttp implements AutoCloseable {
     private final OutputStream out;
 
     private RawHttp(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(port, 0);
+    }
+
+    private RawHttp(int port, int localPort) throws IOException {
+        socket = new Socket();
+        socket.setReuseAddress(true);
+        socket.bind(new InetSocketAddress("127.0.0.1", localPort));
+        socket.connect(new InetSocketAddress("127.0.0.1", port));
         socket.setTcpNoDelay(true);
         in = socket.getInputStream();
         out = socket.getOutputStream();
@@ -39,6 +47,11 @@ public final class RawHttp implements AutoCloseable {
     /** A connection to the app under test, on its webhook port ({@link EdgePort}, the one senders reach). */
     public static RawHttp open() throws IOException {
         return new RawHttp(Arc.container().instance(EdgePort.class).get().port());
+    }
+
+    /** A connection to the webhook port from 127.0.0.1:{@code localPort} (a client port of the test's choosing). */
+    public static RawHttp from(int localPort) throws IOException {
+        return new RawHttp(Arc.container().instance(EdgePort.class).get().port(), localPort);
     }
 
     /** A connection to a service on 127.0.0.1:{@code port} (a packaged one, in an *IT test). */

@@ -41,6 +41,7 @@ import io.webhookbuffer.queue.StoreOutcome;
 import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.Events;
+import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
@@ -157,6 +158,34 @@ class WarmupTests {
                 + " + (SELECT count(*) FROM dead_letters WHERE tenant_id LIKE $1)")
                 .executeAndAwait(Tuple.of(rehearsal.id() + "%")).iterator().next().getLong(0), "nothing stored");
         assertTrue(usage.drain().stream().noneMatch(c -> c.tenantId().startsWith(rehearsal.id())), "no usage");
+    }
+
+    /**
+     * After the warm-up, every request is reported, whatever client port it comes from: the warm-up's refusals once
+     * were told apart by their connections' client ports, and a sender whose connection reused one of them (20,000
+     * refusals, each on a connection of its own, cover most of the ephemeral range) went unreported, so a fresh
+     * replica's 404s and 413s moved no counter.
+     */
+    @Test
+    @Order(2)
+    void aRequestAfterTheWarmupIsReportedWhateverClientPortItComesFrom() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Scrape before = Scrape.now();
+        try (RawHttp http = RawHttp.from(port)) {
+            http.send(RawHttp.head("POST /webhook/nobody-after-warmup", "Host: 127.0.0.1", "Content-Length: 2") + "{}");
+            assertEquals(404, http.answer(Duration.ofSeconds(5)).status());
+        }
+        try (RawHttp http = RawHttp.from(port)) { // a forged rehearsal header is no rehearsal's
+            http.send(RawHttp.head("POST /webhook/nobody-after-warmup", "Host: 127.0.0.1", "Content-Length: 2",
+                    RehearsalTenant.HEADER + ": " + "0".repeat(64)) + "{}");
+            assertEquals(404, http.answer(Duration.ofSeconds(5)).status());
+        }
+        Scrape after = Scrape.now();
+        assertEquals(2, after.count("buffer_ingest_total", "outcome", "unknown_tenant")
+                - before.count("buffer_ingest_total", "outcome", "unknown_tenant"), "the 404s are counted");
     }
 
     @Test
