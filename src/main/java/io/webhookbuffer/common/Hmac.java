@@ -43,6 +43,22 @@ public final class Hmac {
         return digest.digest(data);
     }
 
+    /**
+     * SHA-256 of {@code data} without the byte ranges {@code cuts} names: pairs of start (inclusive) and end
+     * (exclusive) offsets, in order and not overlapping. No copy of the data is made.
+     */
+    public static byte[] sha256Outside(byte[] data, int[] cuts) {
+        MessageDigest digest = SHA256.get();
+        digest.reset();
+        int from = 0;
+        for (int i = 0; i < cuts.length; i += 2) {
+            digest.update(data, from, cuts[i] - from);
+            from = cuts[i + 1];
+        }
+        digest.update(data, from, data.length - from);
+        return digest.digest();
+    }
+
     /** Constant-time comparison; {@code false} when either side is missing. */
     public static boolean constantTimeEquals(byte[] a, byte[] b) {
         return a != null && b != null && MessageDigest.isEqual(a, b);

@@ -1,6 +1,7 @@
 package io.webhookbuffer.ingress;
 
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -15,7 +16,6 @@ import io.vertx.core.json.JsonObject;
 import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.common.EventIds;
-import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.usage.UsageCounters;
@@ -220,7 +220,8 @@ public class IngestService {
 
     private static String key(SignatureVerifier verifier, Function<String, String> headers, byte[] body) {
         String providerId = verifier.dedupeId(headers, body);
-        return dedupeKey(providerId, providerId != null && verifier.signsDedupeId(headers, body), body);
+        return dedupeKey(providerId, providerId != null && verifier.signsDedupeId(headers, body), body,
+                verifier.volatileFields());
     }
 
     private CompletionStage<Admission> verified(Tenant tenant, Function<String, String> headers, byte[] body,
@@ -276,13 +277,22 @@ public class IngestService {
      * the genuine event a duplicate nor share its key at the origin. A provider's retry repeats id and body, so it
      * still deduplicates. 128 bits of the hash are enough: the sender who wants the genuine key would need a body
      * the provider signed whose hash begins the same.
+     *
+     * <p>{@code volatileFields} are the body fields a provider's own retry changes (its signed send time): both hashes
+     * leave their values out ({@link EventIds#bodyDigest}), so a retry signed anew is still a duplicate. A forger
+     * gains nothing: the rest of the body is bound as sent, and a field it would change must still be signed.
      */
-    static String dedupeKey(String providerId, boolean signed, byte[] body) {
+    static String dedupeKey(String providerId, boolean signed, byte[] body, List<String> volatileFields) {
         if (providerId == null) {
-            return HexFormat.of().formatHex(Hmac.sha256(body));
+            return HexFormat.of().formatHex(EventIds.bodyDigest(body, volatileFields));
         }
         String id = EventIds.storable(providerId);
-        return signed ? id : EventIds.bind(id, body);
+        return signed ? id : EventIds.bind(id, body, volatileFields);
+    }
+
+    /** {@link #dedupeKey(String, boolean, byte[], List)} for a provider whose retries repeat the body. */
+    static String dedupeKey(String providerId, boolean signed, byte[] body) {
+        return dedupeKey(providerId, signed, body, List.of());
     }
 
     private static String contentType(Function<String, String> headers) {

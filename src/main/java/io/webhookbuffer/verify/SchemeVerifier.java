@@ -62,6 +62,12 @@ public final class SchemeVerifier implements SignatureVerifier {
         return scheme;
     }
 
+    /** A timestamp signed in the body is the time of this send: a retry carries another (Linear's webhookTimestamp). */
+    @Override
+    public List<String> volatileFields() {
+        return scheme.timestamp() == TimestampSource.BODY ? List.of(scheme.timestampBodyField()) : List.of();
+    }
+
     @Override
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {

@@ -44,6 +44,16 @@ public interface SignatureVerifier {
     }
 
     /**
+     * Top-level fields of a JSON body that the provider's own retry of one event changes: the send time it signs in
+     * the body (Linear's {@code webhookTimestamp}, a custom scheme's {@code timestampField}). The body hash in the
+     * dedupe key leaves their values out, so a retry signed anew is still the same event (docs/providers.md "What a
+     * provider's retry changes"). Empty by default: a retry that repeats the body needs nothing left out.
+     */
+    default List<String> volatileFields() {
+        return List.of();
+    }
+
+    /**
      * For a request that {@link #verify verified}: the answer to a provider's endpoint handshake (Slack's
      * {@code url_verification}, Zoom's {@code endpoint.url_validation}), or null when the request is an event. A
      * handshake is answered and never buffered.

@@ -39,6 +39,11 @@ abstract class WrappingVerifier implements SignatureVerifier {
     }
 
     @Override
+    public List<String> volatileFields() {
+        return scheme.volatileFields();
+    }
+
+    @Override
     public boolean costly(List<String> secrets) {
         return scheme.costly(secrets);
     }

@@ -322,6 +322,10 @@ class ProviderSchemesTests {
         if (v.dedupeId() == null) {
             return EventKeys.ofBody(v.body());
         }
+        String volatileField = SignatureVectors.VOLATILE_FIELDS.get(v.provider());
+        if (volatileField != null) {
+            return EventKeys.boundWithout(v.dedupeId(), new String(v.body(), StandardCharsets.UTF_8), volatileField);
+        }
         return SignatureVectors.UNSIGNED_IDS.contains(v.provider()) ? EventKeys.bound(v.dedupeId(), v.body()) : v.dedupeId();
     }
 

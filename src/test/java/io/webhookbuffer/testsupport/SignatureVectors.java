@@ -44,6 +44,12 @@ public final class SignatureVectors {
             // Common HMAC senders (issue 20).
             "woocommerce", "razorpay", "bitbucket", "sentry", "gitea", "zendesk");
 
+    /**
+     * The presets whose retry changes a signed body field (docs/providers.md, "What a provider's retry changes"): the
+     * field the binding of an unsigned id leaves out.
+     */
+    public static final Map<String, String> VOLATILE_FIELDS = Map.of("linear", "webhookTimestamp");
+
     private SignatureVectors() {
     }
 
