@@ -32,7 +32,8 @@ import io.webhookbuffer.testsupport.TestTenants;
  * Issue 41 item 1: a provider's own retry of one event (same event, new send time) is a duplicate, for every provider
  * whose id the signature does not cover. Where the retry changes a signed body field (Linear's
  * {@code webhookTimestamp}, a custom scheme's body timestamp) the binding leaves that field out; where it changes
- * nothing in the body (generic, GitHub, Shopify, GitLab, Twilio, a header timestamp) the key is stable as it is.
+ * nothing in the body (generic, GitHub, Shopify, GitLab, Twilio, Razorpay, Sentry, a header timestamp) the key is
+ * stable as it is.
  * Each retry: the first send {@code 202 buffered}, the retry {@code 200 deduplicated} under the same eventId, one
  * queued row. What each provider's retry changes is in docs/providers.md ("What a provider's retry changes").
  */
@@ -122,6 +123,16 @@ class ProviderRetriesTests {
     }
 
     @Test
+    void razorpayAndSentryRetriesRepeatTheBody() {
+        String razorpay = tenant().provider("razorpay").provision();
+        assertRetryIsADuplicate(razorpay, razorpay(), razorpay(), EventKeys.bound(DELIVERY, EVENT));
+        // Sentry's Sentry-Hook-Timestamp is a header outside its signature: a new one changes nothing bound.
+        String sentry = tenant().provider("sentry").provision();
+        long now = System.currentTimeMillis() / 1000;
+        assertRetryIsADuplicate(sentry, sentryAt(now), sentryAt(now + 2), EventKeys.bound(DELIVERY, EVENT));
+    }
+
+    @Test
     void aTwilioRetryRepeatsTheRequest() {
         Vector v = SignatureVectors.of("twilio").stream().filter(x -> x.name().equals("valid")).findFirst().orElseThrow();
         String t = tenant().provider("twilio").secrets(v.secrets()).publicUrl(v.publicUrl()).provision();
@@ -182,6 +193,17 @@ class ProviderRetriesTests {
     private static RequestSpecification gitlab() {
         return given().header("X-Gitlab-Token", TestTenants.DEFAULT_SECRET).header("Idempotency-Key", DELIVERY)
                 .header("X-Gitlab-Event-UUID", "e-1").contentType("application/json").body(EVENT);
+    }
+
+    private static RequestSpecification razorpay() {
+        return given().header("X-Razorpay-Signature", Signed.signature(TestTenants.DEFAULT_SECRET, bytes(EVENT)))
+                .header("x-razorpay-event-id", DELIVERY).contentType("application/json").body(EVENT);
+    }
+
+    private static RequestSpecification sentryAt(long ts) {
+        return given().header("Sentry-Hook-Signature", Signed.signature(TestTenants.DEFAULT_SECRET, bytes(EVENT)))
+                .header("Sentry-Hook-Timestamp", Long.toString(ts)).header("Request-ID", DELIVERY)
+                .contentType("application/json").body(EVENT);
     }
 
     private static RequestSpecification zendeskAt(Instant at) {
