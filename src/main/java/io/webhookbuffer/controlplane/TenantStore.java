@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -24,6 +25,7 @@ import io.webhookbuffer.verify.Providers;
 /**
  * Provisioning writes to the tenants table, through Panache. The secrets are opened as a row is loaded and sealed
  * again (under the active key, fresh nonces) whenever a command changes the tenant; the table never holds one in clear.
+ * A command writes the whole row back, so it reads the row locked ({@link #locked}): commands on one tenant take turns.
  */
 @ApplicationScoped
 public class TenantStore {
@@ -42,7 +44,7 @@ public class TenantStore {
      * key, and the retry finds the row and updates it.
      */
     public Uni<Applied> upsert(String tenantId, TenantCommand command) {
-        return Panache.withTransaction(() -> TenantEntity.<TenantEntity>findById(tenantId)
+        return Panache.withTransaction(() -> locked(tenantId)
                 .flatMap(existing -> existing == null
                         ? create(tenantId, command).map(created -> new Applied(TenantView.of(created), false))
                         : Uni.createFrom().item(change(opened(existing, command), entity -> update(entity, command)))))
@@ -91,8 +93,20 @@ public class TenantStore {
     }
 
     private Uni<Applied> changeExisting(String tenantId, Consumer<TenantEntity> mutation) {
-        return Panache.withTransaction(() -> TenantEntity.<TenantEntity>findById(tenantId)
+        return Panache.withTransaction(() -> locked(tenantId)
                 .map(entity -> entity == null ? null : change(opened(entity, null), mutation)));
+    }
+
+    /**
+     * The tenant's row, locked ({@code SELECT ... FOR UPDATE}) until the command's transaction ends. A command writes
+     * the whole row back, so it must not work on a row another writer changes meanwhile: commands on one tenant, the
+     * secret handshake's {@code UPDATE} and the re-encryption pass's batch take their turns at the row, each reading
+     * what the one before committed. Nothing else waits: ingress and the drainers read without locking. A lock rather
+     * than a version column: the other writers are plain SQL, which a version would have to reach too, and a version
+     * needs a retry loop and an answer for when it runs out; a lock makes a command wait milliseconds, never fail for the race.
+     */
+    private static Uni<TenantEntity> locked(String tenantId) {
+        return TenantEntity.<TenantEntity>findById(tenantId, LockModeType.PESSIMISTIC_WRITE);
     }
 
     /**
