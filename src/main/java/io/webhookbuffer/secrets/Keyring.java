@@ -1,5 +1,6 @@
 package io.webhookbuffer.secrets;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 import io.webhookbuffer.common.ConfigCheck;
+import io.webhookbuffer.common.Hmac;
 
 /**
  * The keys that open stored secrets, by id, and the active one that seals new values. Parsed from
@@ -24,6 +26,7 @@ public final class Keyring {
     /** A key id: short, and free of the separator of the sealed format. */
     public static final Pattern KEY_ID = Pattern.compile("^[A-Za-z0-9_-]{1,32}$");
     public static final int KEY_BYTES = 32;
+    private static final byte[] CHECK_CONSTANT = "webhook-buffer:key-check:v1".getBytes(StandardCharsets.US_ASCII);
     static final String MISSING = "buffer.secrets.keys is required outside local mode: tenant provider secrets and "
             + "origin credentials are stored encrypted (AES-256-GCM) under it, and without a key the service cannot "
             + "read or write them. Set BUFFER_SECRETS_KEYS=<id>:<base64 of 32 random bytes>, e.g. "
@@ -107,6 +110,18 @@ public final class Keyring {
 
     public Set<String> ids() {
         return keys.keySet();
+    }
+
+    /**
+     * The key's check value: {@code v1:} and base64url of HMAC-SHA256 under the key of a public constant. The same
+     * bytes give the same value, other bytes another, and it tells nothing of the key; stored, it lets a replica find
+     * out at start-up that an id now names other bytes than those that sealed the stored values. Null when the id is
+     * not configured.
+     */
+    public String checkValue(String id) {
+        SecretKey key = keys.get(id);
+        return key == null ? null : "v1:" + Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(Hmac.hmacSha256(key.getEncoded(), CHECK_CONSTANT));
     }
 
     @Override
