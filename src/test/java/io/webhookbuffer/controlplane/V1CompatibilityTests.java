@@ -89,7 +89,7 @@ class V1CompatibilityTests {
         Signed.command(tenant().json()).put("/control/tenants/" + newId()).then().statusCode(200);
     }
 
-    /** The shell functions of docs/control-plane.md and the README, as written, run with bash and openssl. */
+    /** The shell functions of docs/control-plane.md (v2 and v1) and the README (v2), as written, run with bash and openssl. */
     @Test
     @Order(4)
     void theDocumentedShellSigningWorks() throws Exception {
@@ -106,12 +106,10 @@ class V1CompatibilityTests {
         assertTrue(lines.get(0).contains("\"tenantId\":\"" + id + "\""), lines.get(0));
         assertTrue(lines.get(1).contains("\"deadLetters\":[]"), lines.get(1));
         assertTrue(lines.get(2).contains("\"paused\":true"), lines.get(2));
-        List<String> fromReadme = bash(function(readme, "signed") + function(readme, "signed_v1")
-                + "signed POST /control/tenants/" + id + "/resume ''\n"
-                + "signed_v1 POST /control/tenants/" + id + "/pause ''\n").lines().toList();
-        assertEquals(2, fromReadme.size(), fromReadme.toString());
+        List<String> fromReadme = bash(function(readme, "signed")
+                + "signed POST /control/tenants/" + id + "/resume ''\n").lines().toList();
+        assertEquals(1, fromReadme.size(), fromReadme.toString());
         assertTrue(fromReadme.get(0).contains("\"paused\":false"), "the README's v2 function: " + fromReadme.get(0));
-        assertTrue(fromReadme.get(1).contains("\"paused\":true"), "the README's v1 function: " + fromReadme.get(1));
     }
 
     /** The definition of the shell function {@code name} in {@code text}, made to reach this app as the test secret. */
