@@ -6,15 +6,20 @@
 # It holds the local build (`mvn -B -Plocal package`, target/local/quarkus-app): the service's classes, which the
 # tools call (command signing, HMAC), with src/tools and src/local beside them. Run a tool by its main class, e.g.
 #     docker run --rm -p 9000:9000 webhook-buffer-tools io.webhookbuffer.demo.DemoOrigin --port 9000
+# BUILD_IMAGE and RUNTIME_IMAGE name the two bases, as in deploy/Dockerfile.
+ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
+ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
 
-FROM maven:3.9-eclipse-temurin-17 AS build
+FROM ${BUILD_IMAGE} AS build
 WORKDIR /build
 COPY pom.xml .
 RUN mvn -B -q -Plocal dependency:go-offline || true
+# config/: Checkstyle runs in validate, so `mvn package` reads its rules before compiling.
+COPY config ./config
 COPY src ./src
 RUN mvn -B -Plocal package -Dexec.skip
 
-FROM eclipse-temurin:17-jre
+FROM ${RUNTIME_IMAGE}
 RUN groupadd --system --gid 10001 buffer \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /app --shell /usr/sbin/nologin buffer
 WORKDIR /app

@@ -256,6 +256,33 @@ class ManifestTests {
                 "never on every interface: " + published);
     }
 
+    /**
+     * Each image's build stage copies every top-level directory of the checkout that pom.xml reads
+     * ({@code ${project.basedir}/...}, build output aside), and .dockerignore keeps none of them out: Checkstyle runs in
+     * validate and reads config/, so without it the Maven build in the image failed before compiling (first seen
+     * building deploy/Dockerfile with podman, deploy/image-check.sh).
+     */
+    @Test
+    void imageBuildsCopyEveryDirectoryThePomReads() throws IOException {
+        String pom = Files.readString(Path.of("pom.xml"), StandardCharsets.UTF_8);
+        Set<String> read = new HashSet<>();
+        Matcher dir = Pattern.compile("\\$\\{project\\.basedir}/([^/<]+)").matcher(pom);
+        while (dir.find()) {
+            read.add(dir.group(1));
+        }
+        read.remove("target");
+        assertTrue(read.contains("config") && read.contains("src"), "pom.xml reads config/ and src/: " + read);
+        List<String> ignore = Files.readAllLines(Path.of(".dockerignore"), StandardCharsets.UTF_8);
+        for (String file : List.of("Dockerfile", "tools.Dockerfile")) {
+            String dockerfile = Files.readString(Manifests.DEPLOY.resolve(file), StandardCharsets.UTF_8);
+            for (String top : read) {
+                assertTrue(Pattern.compile("(?m)^COPY " + Pattern.quote(top) + "/? ").matcher(dockerfile).find(),
+                        file + " copies " + top + "/, which pom.xml reads");
+                assertFalse(ignore.contains(top + "/") || ignore.contains(top), ".dockerignore keeps out " + top);
+            }
+        }
+    }
+
     @Test
     void dockerfileIsMultiStageNonRootAndDockerignoreKeepsTheContextClean() throws IOException {
         String dockerfile = Files.readString(Manifests.DEPLOY.resolve("Dockerfile"), StandardCharsets.UTF_8);
