@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds deploy/Dockerfile and runs the image against the local PostgreSQL and Redis (issue 41): a check that the image
 # builds, starts, answers a signed webhook with 202, delivers it to an origin and reports ready and its metrics. It is
-# a script, not part of `mvn -B verify`: the first run downloads Debian packages and the Maven dependencies and takes
-# about ten minutes on 2 cores; later runs reuse the base images and the Maven cache (a few minutes: the app build).
+# a script, not part of `mvn -B verify`: the first run downloads Debian packages and the Maven dependencies and took
+# 12 minutes on 2 cores; later runs reuse the base images, the Maven cache and the image's layers (1-6 minutes).
 #
 # usage: deploy/image-check.sh
 # Needs (as root) podman with crun, debootstrap, curl, openssl, psql and python3; PostgreSQL on 127.0.0.1:5432 (user
@@ -98,7 +98,8 @@ if ! podman image exists "$jre_image"; then
   say "importing $cache/rootfs as $jre_image"
   tar -C "$cache/rootfs" --numeric-owner -c . \
     | podman import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-        --change 'ENV LANG=C.UTF-8' --change 'CMD ["/bin/bash"]' - "$jre_image" >/dev/null
+        --change 'ENV LANG=C.UTF-8' --change 'CMD ["/bin/bash"]' - "$jre_image" >"$work/import.log" 2>&1 \
+    || { cat "$work/import.log"; fail "podman import"; }
 fi
 say "runtime base $jre_image: $(podman run --rm "$jre_image" java -version 2>&1 | head -1)"
 
@@ -266,16 +267,18 @@ say "delivered to the origin (bearer token and batch signature checked), raw bod
 # 7. The metrics on the management port, and neither metrics nor commands on the webhook port.
 metrics=$(curl -s --max-time 5 "http://127.0.0.1:$mport/q/metrics")
 printf '%s\n' "$metrics" >"$cache/metrics.txt"
-metric() { awk -v name="$1" -v labels="$2" 'index($1, name) == 1 && index($1, labels) { sum += $2 } END { print sum + 0 }' \
-  <<<"$metrics"; }
+metric() { # NAME LABEL: the sum of the series so named with that label (value: the last field; labels hold spaces)
+  awk -v name="$1" -v label="$2" 'index($0, name) == 1 && index($0, label) { sum += $NF } END { print sum + 0 }' <<<"$metrics"
+}
 buffered=$(metric 'buffer_ingest_total{' 'outcome="buffered"')
 dedup=$(metric 'buffer_ingest_total{' 'outcome="deduplicated"')
 awk -v n="$buffered" 'BEGIN { exit !(n >= 1) }' || fail "buffer_ingest_total{outcome=\"buffered\"} is $buffered"
-awk -v n="$(metric 'buffer_ready' '')" 'BEGIN { exit !(n == 1) }' || fail "buffer_ready is not 1"
+awk -v n="$(metric 'buffer_ready ' '')" 'BEGIN { exit !(n == 1) }' || fail "buffer_ready is not 1"
+heap=$(awk '/^jvm_memory_max_bytes[{]area="heap"/ && $NF + 0 > max { max = $NF + 0 } END { printf "%.0f", max / 1048576 }' \
+  <<<"$metrics")
 say "metrics: $(grep -c '^[a-z]' <<<"$metrics") series; buffer_ingest_total buffered=$buffered deduplicated=$dedup;" \
-    "buffer_ready=$(metric 'buffer_ready' ''); buffer_backlog_events=$(metric 'buffer_backlog_events' '');" \
-    "heap max $(awk '/^jvm_memory_max_bytes\{area="heap"/ && $2 > max { max = $2 } END { printf "%.0f MiB", max / 1048576 }' \
-      <<<"$metrics") (65 % of $memory)"
+    "buffer_ready=$(metric 'buffer_ready ' ''); buffer_backlog_events=$(metric 'buffer_backlog_events ' '');" \
+    "heap max $heap MiB (MaxRAMPercentage=65 of $memory)"
 for path in /q/metrics /q/health/ready "/control/tenants/$tenant"; do
   code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port$path")
   [ "$code" = 404 ] || fail "the webhook port answered $path with $code, not 404"
