@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntConsumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -15,6 +16,7 @@ import jakarta.enterprise.event.ObservesAsync;
 
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.http.HttpServerStart;
@@ -144,6 +146,11 @@ public class Warmup {
         }
     }
 
+    /** The rehearsal stops when the shutdown delay begins, not after it: its requests would meet the 503s then. */
+    void onStopping(@Observes ShutdownDelayInitiatedEvent event) {
+        stopping = true;
+    }
+
     void onStop(@Observes ShutdownEvent event) {
         stopping = true;
     }
@@ -205,12 +212,29 @@ public class Warmup {
                 .putHeader("Content-Type", "application/json")
                 .putHeader("X-Event-ID", "rehearsal-" + id)
                 .putHeader("X-Signature", HexFormat.of().formatHex(Hmac.hmacSha256(rehearsal.secret(), body)));
-        client.request(request).compose(r -> r.send(Buffer.buffer(body)))
-                .compose(r -> r.body().map(b -> r.statusCode()))
-                .onComplete(answer -> {
-                    count(answer.succeeded() ? answer.result() : -1);
-                    next(client, deadline, lanes, finished);
-                });
+        boolean sent = send(client, request, body, status -> {
+            count(status);
+            next(client, deadline, lanes, finished);
+        });
+        if (!sent && lanes.decrementAndGet() == 0) {
+            finished.run(); // the client was closed under the rehearsal: the replica is stopping
+        }
+    }
+
+    /**
+     * Sends one rehearsal request and hands its status (-1 for none) to {@code answered}; false, with nothing sent,
+     * when the client is closed: stopped during the warm-up, Quarkus closes it under the lanes, and
+     * {@code client.request} then throws rather than failing its future (an ERROR per lane, out of a Vert.x handler).
+     */
+    static boolean send(HttpClient client, RequestOptions request, byte[] body, IntConsumer answered) {
+        try {
+            client.request(request).compose(r -> r.send(Buffer.buffer(body)))
+                    .compose(r -> r.body().map(b -> r.statusCode()))
+                    .onComplete(answer -> answered.accept(answer.succeeded() ? answer.result() : -1));
+            return true;
+        } catch (IllegalStateException closed) {
+            return false;
+        }
     }
 
     private void count(int status) {
