@@ -15,7 +15,7 @@ import io.webhookbuffer.actor.ActorConfig;
  * the default): the same answers as {@link WebhookResource}, byte for byte (status, body, {@code Retry-After},
  * {@code X-Request-ID}, the metrics, the usage counts, the log context and line), without RESTEasy's dispatch, its
  * response filters and serialisers, the request scope and the context propagation around each callback. Profiles
- * put those at about 40% of the buffer's CPU at steady load (docs/performance-log.md), and no request scope also
+ * put those at about 40% of the buffer's CPU at steady load (bench/results/performance-log.md), and no request scope also
  * means no {@code ContextNotActiveException} when an answer completes after the scope is gone.
  * Like {@link WebhookResource} it maps HTTP to answers and nothing more: {@link IngestService} decides. The answer is
  * written on the request's own Vert.x context (the decision of a new event completes on the database client's), so

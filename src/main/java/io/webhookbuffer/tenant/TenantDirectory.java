@@ -43,9 +43,9 @@ import com.github.benmanes.caffeine.cache.Scheduler;
  * is dropped {@code buffer.tenants.cache-ttl} after it was loaded (the bound for a row changed without touching
  * {@code updated_at}), and reloaded in the background between three quarters and seven eighths of that while in use,
  * so a busy tenant never waits for its reload. Reloading every cached tenant at the change-poll's pace instead cost
- * 200 queries a second with 1,000 tenants, a quarter of the server's CPU per event (docs/performance-log.md).
+ * 200 queries a second with 1,000 tenants, a quarter of the server's CPU per event (bench/results/performance-log.md).
  *
- * <p>Two details keep a reload from disturbing the hot path (docs/performance-log.md): each reload waits a random part
+ * <p>Two details keep a reload from disturbing the hot path (bench/results/performance-log.md): each reload waits a random part
  * of an eighth of the TTL before it starts, so tenants first seen together (the first traffic after a start) do not
  * reload in one wave every TTL for as long as the process lives; and every future the cache holds is a plain
  * {@link CompletableFuture}, whichever client completed it, so the compiled ingest path meets one future class only,

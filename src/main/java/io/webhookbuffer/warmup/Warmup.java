@@ -167,7 +167,7 @@ public class Warmup {
         AtomicInteger lanes = new AtomicInteger(config.connections());
         // The refusals run beside the signed requests, not after them: the compiler then sees both in one profile,
         // where code compiled for the signed requests alone was thrown away and compiled again once refusals came
-        // (300 of the 764 compilations of a later abuse's first 15 s, docs/abuse.md).
+        // (300 of the 764 compilations of a later abuse's first 15 s, bench/results/abuse-log.md).
         AtomicInteger parts = new AtomicInteger(2);
         Runnable finished = () -> {
             client.close();

@@ -48,7 +48,7 @@ final class AbuseSettings {
     final List<String> bigTargets;
     /**
      * Rounds of the oversized bodies sent before the quiet phase, neither counted nor timed (0 by default): the abuse
-     * then meets a replica that has refused such uploads before, not one meeting its first (docs/abuse.md).
+     * then meets a replica that has refused such uploads before, not one meeting its first (bench/results/abuse-log.md).
      */
     final int prewarmRounds;
     final long rssBound;

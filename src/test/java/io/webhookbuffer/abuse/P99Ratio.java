@@ -8,7 +8,7 @@ import java.util.Random;
  * How sure one run's p99 ratio is: the legitimate sender's p99 under abuse over its quiet p99, and a bootstrap
  * interval of it (each window's answers resampled with replacement, the ratio taken each time). At 20 requests/s a
  * 12 s abuse holds about 240 answers and its p99 is the 3rd-slowest: two or three answers caught in one commit stall
- * of the disk decide the verdict, and the interval says so (docs/abuse.md, the figures of 2026-12-06).
+ * of the disk decide the verdict, and the interval says so (bench/results/abuse-log.md, the runs of 2026-12-05 23:50).
  *
  * <p>Pure: the latencies in, the figures out; the seed fixed, so a run's report is reproducible from its legit.csv.
  */
