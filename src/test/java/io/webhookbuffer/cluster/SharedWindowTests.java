@@ -66,6 +66,7 @@ class SharedWindowTests {
     @Test
     void theScriptGrantsUpToTheLimitThenDeniesWithRetryAfterAndTakesGivenBackSlots() throws Exception {
         String tenant = "sw-" + UUID.randomUUID();
+        Scrape before = Scrape.now();
         WindowLeases.Grant first = lease(tenant, 5, 60, new LeaseRequest(3, Map.of()));
         assertEquals(3, first.granted());
         assertEquals(2, lease(tenant, 5, 60, new LeaseRequest(3, Map.of())).granted(), "what the window has left");
@@ -76,6 +77,12 @@ class SharedWindowTests {
         assertEquals(2, lease(tenant, 5, 60, new LeaseRequest(3, Map.of(first.second(), 2))).granted(),
                 "two slots given back are granted again");
         assertEquals(0, lease(tenant + "-other", 5, 60, new LeaseRequest(0, Map.of())).granted(), "asked for none");
+        Scrape after = Scrape.now();
+        String leases = MetricNames.RATELIMIT_LEASES.prometheus();
+        assertEquals(3, after.count(leases, "outcome", "granted") - before.count(leases, "outcome", "granted"));
+        assertEquals(2, after.count(leases, "outcome", "denied") - before.count(leases, "outcome", "denied"));
+        String latency = MetricNames.RATELIMIT_LEASE_LATENCY.prometheus() + "_count";
+        assertEquals(5, after.count(latency) - before.count(latency), "each answered lease timed");
     }
 
     @Test
@@ -119,6 +126,8 @@ class SharedWindowTests {
         String t = TestTenants.tenant().rateLimit(4, 60).provision();
         // Alone: an app of an earlier test profile that did not say goodbye lapses within three heartbeats.
         await().atMost(Duration.ofSeconds(30)).until(() -> leases.replicas() == 1);
+        assertEquals(1.0, Scrape.now().value(MetricNames.RATELIMIT_REPLICAS.prometheus()), "buffer_ratelimit_replicas");
+        double failed = Scrape.now().count(MetricNames.RATELIMIT_LEASES.prometheus(), "outcome", "failed");
         redis.cut();
         int accepted = 0;
         int limited = 0;
@@ -131,7 +140,8 @@ class SharedWindowTests {
         assertEquals(4, accepted, "nothing lost while Redis is away: the local share (4 / 1 replica) admits");
         assertEquals(2, limited, "and still limits");
         assertEquals(1.0, Scrape.now().value(MetricNames.RATELIMIT_FALLBACK.prometheus()));
-        assertTrue(Scrape.now().count(MetricNames.RATELIMIT_LEASES.prometheus(), "outcome", "failed") >= 1);
+        assertTrue(Scrape.now().count(MetricNames.RATELIMIT_LEASES.prometheus(), "outcome", "failed") > failed,
+                "the leases asked while Redis was cut failed");
 
         redis.restore();
         // The share's four admissions are reported with the first lease after Redis is back: the shared window is

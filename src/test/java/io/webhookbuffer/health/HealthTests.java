@@ -33,6 +33,9 @@ import io.webhookbuffer.testsupport.TcpProxy;
 class HealthTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final String SNAPSHOT_AGE = MetricNames.BACKLOG_SNAPSHOT_AGE.prometheus();
+    /** Two snapshot intervals missed. */
+    private static final double STALE_SECONDS = 6;
     /** Our check among the readiness checks (Quarkus adds "Graceful Shutdown", quarkus.shutdown.delay-enabled). */
     private static final String POSTGRESQL = "checks.find { it.name == 'postgresql' }";
 
@@ -72,10 +75,13 @@ class HealthTests {
         given().get("/q/health/ready").then().body(POSTGRESQL + ".status", equalTo("DOWN"));
         given().get("/q/health/live").then().statusCode(200).body("checks[0].name", equalTo("event-loops"));
         await().atMost(PATIENCE).until(() -> Double.valueOf(0).equals(Scrape.now().value(MetricNames.READY.prometheus())));
+        // The backlog figures are read every 3 s (buffer.queue.snapshot-interval): they grow old while PostgreSQL is away.
+        await().atMost(PATIENCE).until(() -> Scrape.now().count(SNAPSHOT_AGE) >= STALE_SECONDS);
 
         postgres.restore();
         await().atMost(PATIENCE).until(() -> given().get("/q/health/ready").statusCode() == 200);
         await().atMost(PATIENCE).until(() -> Double.valueOf(1).equals(Scrape.now().value(MetricNames.READY.prometheus())));
+        await().atMost(PATIENCE).until(() -> Scrape.now().count(SNAPSHOT_AGE) < STALE_SECONDS);
     }
 
     @Test

@@ -59,7 +59,7 @@ class ConnectionCapTests {
         } finally {
             close(held);
         }
-        assertTrue(Scrape.now().count("buffer_ingress_refusals_total", "reason", "too_many_connections") >= before + 1);
+        assertEquals(before + 1, Scrape.now().count("buffer_ingress_refusals_total", "reason", "too_many_connections"));
         await().atMost(Duration.ofSeconds(5)).until(() -> edge.openConnections() == 0);
         try (RawHttp after = RawHttp.open()) {
             assertEquals(200, after.send(LIVE).answer(Duration.ofSeconds(5)).status(), "the cap freed");

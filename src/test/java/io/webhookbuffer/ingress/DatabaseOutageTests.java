@@ -4,6 +4,8 @@ import static io.restassured.RestAssured.given;
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.DriverManager;
@@ -25,10 +27,12 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.sqlclient.PoolOptions;
 import io.webhookbuffer.actor.TenantActors;
+import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.InjectProxy;
 import io.webhookbuffer.testsupport.PostgresProxyResource;
+import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.TcpProxy;
 
 /**
@@ -62,6 +66,9 @@ class DatabaseOutageTests {
     /** The pool's wait for a connection (Quarkus has no key for it: Vert.x's default). */
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(PoolOptions.DEFAULT_CONNECTION_TIMEOUT);
 
+    private static final String REFUSALS = MetricNames.INGRESS_REFUSALS.prometheus();
+    private static final String MAILBOX = MetricNames.MAILBOX_DEPTH.prometheus();
+
     @InjectProxy
     TcpProxy proxy;
 
@@ -76,11 +83,18 @@ class DatabaseOutageTests {
     @Test
     void unreachableDatabaseAnswers503AndLeavesNoDedupeResidue() throws Exception {
         String t = tenant().provision();
+        String cold = tenant().provision();
         Events.post(t, "before").then().statusCode(202);
+        Scrape before = Scrape.now();
 
         proxy.cut();
         Events.post(t, "during").then().statusCode(503).header("Retry-After", "30")
-                .body("status", equalTo("unavailable"));
+                .body("status", equalTo("unavailable")).body("reason", equalTo("not_stored"))
+                .body("eventId", notNullValue()); // the actor's answer: its commit failed
+        // A tenant never looked up: its lookup fails before any actor, and the request is refused the same way.
+        Events.post(cold, "cold").then().statusCode(503).body("reason", equalTo("not_stored")).body("eventId", nullValue());
+        assertEquals(2, Scrape.now().count(REFUSALS, "reason", "not_stored") - before.count(REFUSALS, "reason", "not_stored"),
+                "buffer_ingress_refusals_total{reason=not_stored}: the commit's failure and the lookup's");
 
         proxy.restore();
         // The retry of the refused event is a new event (no dedupe residue): 202, not 200.
@@ -95,6 +109,7 @@ class DatabaseOutageTests {
         String t = tenant().provision();
         Events.post(t, "warm").then().statusCode(202);
 
+        assertEquals(0, Scrape.now().count(MAILBOX), "no event waits");
         proxy.stall();
         CompletableFuture<Integer> first =
                 CompletableFuture.supplyAsync(() -> Events.post(t, "stalled-1").statusCode());
@@ -103,6 +118,7 @@ class DatabaseOutageTests {
         // Two events hold the tenant's mailbox (capacity 2): a third is refused without waiting. The overflow is sent
         // only once both are in: sent earlier, it would take a place in the mailbox itself and wait for the timeout.
         await().atMost(WRITE_TIMEOUT.dividedBy(2)).until(() -> actors.mailboxDepth(t) == 2);
+        assertEquals(2, Scrape.now().count(MAILBOX), "buffer_actors_mailbox_depth: the two stalled events");
         Response overflow = Events.post(t, "overflow");
         assertEquals(503, overflow.statusCode(), overflow.asString());
         assertEquals("tenant_overloaded", overflow.jsonPath().getString("reason"));

@@ -26,6 +26,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.InjectProxy;
 import io.webhookbuffer.testsupport.PinnedReceiveClock;
@@ -158,7 +159,9 @@ abstract class IngestAnswersContract {
         String t = tenant().provision();
         byte[] large = ("{\"pad\":\"" + "x".repeat(IngestAnswersProfile.OFFLOAD_BYTES) + "\"}")
                 .getBytes(StandardCharsets.UTF_8);
+        double refused = refusals("verification_busy");
         Answer busy = counted("unavailable", () -> post(t, generic(large), large, "r-503v"));
+        assertEquals(refused + 1, refusals("verification_busy"), "buffer_ingress_refusals_total{reason=verification_busy}");
         decided(busy, "HTTP/1.1 503 Service Unavailable",
                 "{\"status\":\"unavailable\",\"reason\":\"verification_busy\"}", "r-503v", "1");
     }
@@ -310,6 +313,11 @@ abstract class IngestAnswersContract {
 
     private double count(String outcome) {
         var counter = registry.find("buffer.ingest").tag("outcome", outcome).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private double refusals(String reason) {
+        var counter = registry.find(MetricNames.INGRESS_REFUSALS.name()).tag(MetricNames.REASON, reason).counter();
         return counter == null ? 0 : counter.count();
     }
 

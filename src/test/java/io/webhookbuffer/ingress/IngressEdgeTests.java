@@ -25,10 +25,12 @@ import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.RawHttp.Answer;
+import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
@@ -41,6 +43,7 @@ import io.webhookbuffer.testsupport.TestTenants;
 class IngressEdgeTests {
 
     private static final String SECRET = TestTenants.DEFAULT_SECRET;
+    private static final String REFUSALS = MetricNames.INGRESS_REFUSALS.prometheus();
     private static final Duration ANSWER = Duration.ofSeconds(5);
     /** A body far above every limit of these tenants, declared and never sent. */
     private static final long BIG = 10_000_000;
@@ -287,6 +290,7 @@ class IngressEdgeTests {
         String t = tenant().provision();
         byte[] body = "{\"path\":\"dots\"}".getBytes(StandardCharsets.UTF_8);
         String signature = "X-Signature: " + Signed.signature(SECRET, body);
+        double before = Scrape.now().count(REFUSALS, "reason", "invalid_path");
         try (CapturedLog log = CapturedLog.start()) {
             for (String path : List.of("/webhook/../q/health/ready", "/webhook/./" + t, "/webhook/x/../" + t,
                     "/webhook/%2e%2e/q/health/live", "/q/../webhook/" + t, "/webhook/" + t + "/..")) {
@@ -302,6 +306,7 @@ class IngressEdgeTests {
             }
             assertEquals(List.of(), log.errors(), "a client's mistake is not an ERROR");
         }
+        assertEquals(12, Scrape.now().count(REFUSALS, "reason", "invalid_path") - before, "each of the 12 counted");
         assertEquals(0, Db.queued(pool, t));
     }
 

@@ -101,6 +101,7 @@ class SlowSendersTests {
         byte[] body = new byte[1000];
         Arrays.fill(body, (byte) 'd');
         ScheduledExecutorService dribble = Executors.newSingleThreadScheduledExecutor();
+        double before = Scrape.now().count(REFUSALS, "reason", "request_timeout");
         try (RawHttp http = RawHttp.open()) {
             http.send(head("POST /webhook/" + t, "Host: 127.0.0.1", signature(body), "Content-Length: " + body.length));
             // A byte every 100 ms: never idle for the 3 s idle timeout, and 100 s for the whole body.
@@ -112,6 +113,7 @@ class SlowSendersTests {
         } finally {
             dribble.shutdownNow();
         }
+        assertEquals(1, Scrape.now().count(REFUSALS, "reason", "request_timeout") - before, "counted once");
         assertEquals(0, Db.queued(pool, t));
     }
 
@@ -120,6 +122,7 @@ class SlowSendersTests {
         String t = tenant().maxBodyBytes(150_000).provision();
         String other = tenant().maxBodyBytes(150_000).provision();
         byte[] held = body(150_000, 'h');
+        double busyBefore = Scrape.now().count(REFUSALS, "reason", "replica_busy");
         try (RawHttp first = RawHttp.open()) {
             first.send(head("POST /webhook/" + t, "Host: 127.0.0.1", "X-Event-ID: held", signature(held),
                     "Content-Length: " + held.length)).send(Arrays.copyOf(held, held.length - 1000));
@@ -139,6 +142,7 @@ class SlowSendersTests {
                         .chunk(new byte[30_000]).chunk(new byte[30_000]);
                 assertBusy(chunked.answer(Duration.ofSeconds(5)));
             }
+            assertEquals(2, Scrape.now().count(REFUSALS, "reason", "replica_busy") - busyBefore, "both counted");
             // Another tenant has its own share: half of the 259,600 this one leaves.
             byte[] beside = body(100_000, 'o');
             try (RawHttp another = RawHttp.open()) {

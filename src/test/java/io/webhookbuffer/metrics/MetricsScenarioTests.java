@@ -18,9 +18,11 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.webhookbuffer.queue.QueueSnapshots;
+import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
@@ -53,6 +55,9 @@ class MetricsScenarioTests {
     @Inject
     StateMeters meters;
 
+    @Inject
+    AgroalDataSource jdbc;
+
     @Test
     void metricsFollowIngestFailureAndDeadLetters() {
         String t = tenant().rateLimit(2, 600).provision();
@@ -78,12 +83,12 @@ class MetricsScenarioTests {
         }
         String ackCount = MetricNames.INGEST_ACK.prometheus() + "_count";
         assertEquals(2, after.count(ackCount, "outcome", "buffered") - before.count(ackCount, "outcome", "buffered"));
-        assertTrue(after.count(MetricNames.COMMIT_BATCH_SIZE.prometheus() + "_count")
-                > before.count(MetricNames.COMMIT_BATCH_SIZE.prometheus() + "_count"), "group commits recorded");
+        assertCommitted(before, after);
 
         // The origin fails: attempts are counted as failed, the breaker opens, the backlog stays and ages.
         await().atMost(PATIENCE).until(() -> Scrape.now().count(DELIVERY, "outcome", "failed")
                 > before.count(DELIVERY, "outcome", "failed"));
+        assertTrue(moved(before, Scrape.now(), MetricNames.FAILED_BATCHES.prometheus()) >= 1, "a failed batch counted");
         await().atMost(PATIENCE).until(() -> {
             meters.publish();
             Scrape s = Scrape.now();
@@ -99,9 +104,12 @@ class MetricsScenarioTests {
             return Double.valueOf(2).equals(s.value(MetricNames.TENANT_BACKLOG_EVENTS.prometheus(), "tenant", t))
                     && age != null && age >= 2
                     && s.count(MetricNames.BACKLOG_EVENTS.prometheus()) >= 2
-                    && s.count(MetricNames.BACKLOG_OLDEST_AGE.prometheus()) >= 2;
+                    && s.count(MetricNames.BACKLOG_OLDEST_AGE.prometheus()) >= 2
+                    && s.count(MetricNames.BACKLOG_TENANTS.prometheus()) == queuedTenants();
         });
-        assertTrue(Scrape.now().count(MetricNames.DELIVERY_LATENCY.prometheus() + "_count") > 0, "origin latency");
+        assertTrue(Scrape.now().count(MetricNames.BACKLOG_TENANTS.prometheus()) >= 1, "t has a backlog");
+        assertTrue(moved(before, Scrape.now(), MetricNames.DELIVERY_LATENCY.prometheus() + "_count") >= 1,
+                "the failed attempts' answer times");
 
         // The origin now refuses the events: they are dead-lettered, and the tenant leaves the backlog gauges.
         double deadBefore = Scrape.now().count(MetricNames.DEAD_LETTERED.prometheus());
@@ -117,7 +125,8 @@ class MetricsScenarioTests {
                     && s.value(MetricNames.CIRCUIT_OPEN.prometheus(), "origin", origin.baseUrl()) == null;
         });
         Scrape end = Scrape.now();
-        assertTrue(end.count(MetricNames.DEAD_LETTERS.prometheus()) >= 2, "buffer_dead_letters counts the table");
+        assertEquals(deadLetters(), end.count(MetricNames.DEAD_LETTERS.prometheus()), "buffer_dead_letters counts the table");
+        assertTrue(moved(before, end, MetricNames.DEAD_LETTERS.prometheus()) >= 2, "with t's two");
         assertNotNull(end.value(MetricNames.BACKLOG_SNAPSHOT_AGE.prometheus()));
         assertTrue(end.count(MetricNames.BACKLOG_SNAPSHOT_AGE.prometheus()) < 30, "the snapshot is fresh");
     }
@@ -132,6 +141,7 @@ class MetricsScenarioTests {
         String t = tenant().maxBodyBytes(1024 * 1024).provision();
         Scrape before = Scrape.now();
         Events.post(t, "edge-1").then().statusCode(202);
+        assertEquals(1, moved(before, Scrape.now(), MetricNames.ACTORS_LIVE.prometheus()), "t's actor is in memory");
         try (RawHttp http = RawHttp.open()) {
             http.send(RawHttp.head("POST /webhook/" + t, "Host: 127.0.0.1", "Host: 127.0.0.2", "Content-Length: 2"));
             assertEquals(400, http.answer(Duration.ofSeconds(5)).status());
@@ -161,5 +171,35 @@ class MetricsScenarioTests {
                 "the genuine and the forged 100 KiB bodies were each verified off the loop, once");
         Signed.webhook(TestTenants.DEFAULT_SECRET, big).header("X-Event-ID", "edge-big")
                 .post("/webhook/" + t).then().statusCode(200).body("status", equalTo("deduplicated"));
+
+        // The origin accepts both events: one batch or two, each a success, two events delivered.
+        await().atMost(PATIENCE).until(() -> moved(before, Scrape.now(), MetricNames.DELIVERED.prometheus()) >= 2);
+        Scrape delivered = Scrape.now();
+        assertEquals(2, moved(before, delivered, MetricNames.DELIVERED.prometheus()), "buffer_delivery_delivered_total");
+        double successes = delivered.count(DELIVERY, "outcome", "success") - before.count(DELIVERY, "outcome", "success");
+        assertTrue(successes >= 1 && successes <= 2, "buffer_delivery_total{outcome=success}: " + successes);
+    }
+
+    /** The group commits of a scrape's interval: the two 202s' events, in one commit or two, each timed. */
+    private static void assertCommitted(Scrape before, Scrape after) {
+        assertEquals(2, moved(before, after, MetricNames.COMMITTED_EVENTS.prometheus()), "the two 202s' events");
+        double commits = moved(before, after, MetricNames.COMMITS.prometheus());
+        assertTrue(commits >= 1 && commits <= 2, "buffer_queue_commits_total moved by " + commits);
+        assertTrue(moved(before, after, MetricNames.COMMIT_SECONDS.prometheus()) > 0, "time spent in commits");
+        assertEquals(commits, moved(before, after, MetricNames.COMMIT_LATENCY.prometheus() + "_count"), "each timed");
+        assertEquals(commits, moved(before, after, MetricNames.COMMIT_BATCH_SIZE.prometheus() + "_count"), "each sized");
+        assertEquals(2, moved(before, after, MetricNames.COMMIT_BATCH_SIZE.prometheus() + "_sum"), "of 2 events");
+    }
+
+    private static double moved(Scrape before, Scrape after, String series) {
+        return after.count(series) - before.count(series);
+    }
+
+    private long queuedTenants() {
+        return Db.count(jdbc, "SELECT count(DISTINCT tenant_id) FROM event_queue");
+    }
+
+    private long deadLetters() {
+        return Db.count(jdbc, "SELECT count(*) FROM dead_letters");
     }
 }

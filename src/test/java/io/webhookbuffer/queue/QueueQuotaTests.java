@@ -6,6 +6,8 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
@@ -15,8 +17,10 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.Events;
+import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
@@ -48,7 +52,10 @@ class QueueQuotaTests {
         for (int i = 0; i < QueueQuotaProfile.DEFAULT_QUOTA / BODY; i++) {
             Events.accept(full, "e" + i, body("e" + i));
         }
+        String ingest = MetricNames.INGEST.prometheus();
+        double refused = Scrape.now().count(ingest, "outcome", "queue_quota");
         assertRefused(send(full, "e-over"), "e-over");
+        assertEquals(1, Scrape.now().count(ingest, "outcome", "queue_quota") - refused, "counted as queue_quota");
         assertEquals(QueueQuotaProfile.DEFAULT_QUOTA, queuedBytes(full), "nothing queued was removed or added");
         send(full, "e0").then().statusCode(200).body("status", equalTo("deduplicated")); // already stored: no room taken
 
@@ -83,13 +90,18 @@ class QueueQuotaTests {
     @Test
     void rowsOtherReplicasQueuedCountOnceTheSnapshotHasReadThem() {
         String t = tenant().provision();
+        snapshots.refresh().await().indefinitely();
+        Scrape before = Scrape.now();
         insert(t, 4, BODY);
         Events.accept(t, "not-read-yet", body("not-read-yet")); // this replica has not read the others' rows yet
         snapshots.refresh().await().indefinitely();
         assertRefused(send(t, "read"), "read");
         assertEquals(5L * BODY, queued.of(t), "the read's figure, nothing of its own stores counted twice");
-        assertTrue(queued.atQuota() >= 1 && queued.nearQuota() >= queued.atQuota(),
-                "the gauges count it: near " + queued.nearQuota() + ", at " + queued.atQuota());
+        // From nothing to 5 KiB of 4: one tenant more in each gauge (read at each snapshot), the rest unchanged.
+        Scrape after = Scrape.now();
+        for (String gauge : List.of(MetricNames.QUOTA_NEAR_TENANTS.prometheus(), MetricNames.QUOTA_FULL_TENANTS.prometheus())) {
+            assertEquals(1, after.count(gauge) - before.count(gauge), gauge);
+        }
     }
 
     @Test
@@ -98,10 +110,16 @@ class QueueQuotaTests {
         String medium = tenant().maxQueuedBytes(1L << 30).provision();
         String small = tenant().provision();
         int mib = 1 << 20;
+        String ratio = MetricNames.STORAGE_USED.prometheus();
+        snapshots.refresh().await().indefinitely();
+        double before = Scrape.now().count(ratio);
         insert(largest, (int) (QueueQuotaProfile.STORAGE / mib), mib); // the guard's whole capacity on its own
         insert(medium, 2, mib);
         snapshots.refresh().await().indefinitely();
-        assertTrue(queued.storageUsed() > 1, "the gauge says the guard is past: " + queued.storageUsed());
+        double used = Scrape.now().count(ratio);
+        assertTrue(used > 1, "the gauge says the guard is past: " + used);
+        assertEquals((QueueQuotaProfile.STORAGE + 2.0 * mib) / QueueQuotaProfile.STORAGE, used - before, 1e-3,
+                "buffer_queue_storage_used_ratio grew by the 66 MiB inserted over 64 MiB");
 
         assertRefused(send(largest, "l-over"), "l-over");
         Events.accept(medium, "m-within", body("m-within")); // 2 MiB: far below its share of 64 MiB

@@ -19,6 +19,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import io.webhookbuffer.metrics.MetricNames;
+import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
@@ -43,6 +45,8 @@ class OriginPullBulkheadTests {
     @Test
     void aSlowOriginIsAskedWithinTheBulkheadAndTheRestAreToldToRetry() throws Exception {
         int asked = SlowTenantOrigin.ASKED.get();
+        String refusals = MetricNames.INGRESS_REFUSALS.prometheus();
+        double before = Scrape.now().count(refusals, "reason", "lookup_busy");
         ExecutorService senders = Executors.newFixedThreadPool(20);
         List<Future<Response>> answers = new ArrayList<>();
         try {
@@ -67,6 +71,7 @@ class OriginPullBulkheadTests {
             assertTrue(SlowTenantOrigin.PEAK.max() <= 2, "at most 2 questions at once, saw " + SlowTenantOrigin.PEAK.max());
             assertTrue(notFound <= origin, "a 404 only where the origin answered: " + notFound + " of " + origin);
             assertTrue(origin <= 4 && busy >= 16, "the rest refused without asking: origin asked " + origin + ", busy " + busy);
+            assertEquals(busy, Scrape.now().count(refusals, "reason", "lookup_busy") - before, "each 503 counted");
         } finally {
             senders.shutdownNow();
         }
