@@ -97,6 +97,9 @@ public class WindowLeases {
     public record Grant(int granted, long retryAfterSeconds, long second) {
     }
 
+    /** The outcomes {@link #count} knows, the label values of {@code buffer_ratelimit_leases_total}. */
+    public static final List<String> OUTCOMES = List.of("granted", "denied", "failed");
+
     private final ReactiveRedisDataSource redis;
     private final RateLimitConfig config;
     private final LeaseListener listener;

@@ -6,7 +6,8 @@ import java.util.Locale;
  * Why an ingest request was turned away before (or instead of) its verification and its actor, as operators count it
  * ({@code buffer_ingress_refusals_total{reason}}): the budgets that bound what an unauthenticated sender can make the
  * buffer spend, and the malformed requests the edge refuses. The label is the {@code reason} (or, for the three with
- * none, the {@code status}) of the JSON answer.
+ * none, the {@code status}) of the JSON answer, whoever gave it: the actor's {@code not_stored} (a failed commit) is
+ * counted with the lookup's.
  */
 public enum EdgeRefusal {
     /** 503: the tenant was not cached and the budget for tenant lookups was spent (no query was made). */
@@ -15,9 +16,7 @@ public enum EdgeRefusal {
     REPLICA_BUSY,
     /** 503: no room on the verification pool, or the tenant's share of it while it is flooded. */
     VERIFICATION_BUSY,
-    /** 429: this client address earned too many 401s from the tenant; answered before its body is read. */
-    FAILED_VERIFICATIONS,
-    /** 503: the tenant lookup (the database) failed; nothing was stored. */
+    /** 503: the database failed, at the tenant lookup or at the event's group commit (the actor's answer); nothing stored. */
     NOT_STORED,
     /** 400: no, an empty or two {@code Host} lines. */
     INVALID_HOST,

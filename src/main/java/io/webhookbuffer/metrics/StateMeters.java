@@ -103,7 +103,7 @@ public class StateMeters {
                 .description(RATELIMIT_FALLBACK.description()).register(registry);
         Gauge.builder(RATELIMIT_REPLICAS.name(), leases, WindowLeases::replicas)
                 .description(RATELIMIT_REPLICAS.description()).register(registry);
-        for (String outcome : List.of("granted", "denied", "failed")) {
+        for (String outcome : WindowLeases.OUTCOMES) {
             FunctionCounter.builder(RATELIMIT_LEASES.name(), leases, l -> l.count(outcome)).tag("outcome", outcome)
                     .description(RATELIMIT_LEASES.description()).register(registry);
         }
