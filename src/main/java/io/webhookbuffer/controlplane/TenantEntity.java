@@ -34,6 +34,13 @@ public class TenantEntity extends PanacheEntityBase {
     public String provider;
 
     /**
+     * When the tenant's events last became deliverable again after its delivery stopped (a resume, the end of a hold
+     * of its origin); null when it never stopped. buffer.delivery.max-age counts from here for the events queued then.
+     */
+    @Column(name = "deliverable_since")
+    public OffsetDateTime deliverableSince;
+
+    /**
      * Signing secrets, current first, sealed ({@code SecretCipher}). {@link TenantStore} opens them into
      * {@link #secrets} when it loads the row and seals {@link #secrets} back when a command changes the tenant.
      */

@@ -56,9 +56,17 @@ public class TenantStore {
                 .map(entity -> entity == null ? null : TenantView.of(opened(entity, null)));
     }
 
-    /** Pauses or resumes delivery; null when there is no such tenant. */
+    /**
+     * Pauses or resumes delivery; null when there is no such tenant. A resume makes the tenant's queued events
+     * deliverable from now: the pause does not count against buffer.delivery.max-age.
+     */
     public Uni<Applied> setPaused(String tenantId, boolean paused) {
-        return changeExisting(tenantId, entity -> entity.paused = paused);
+        return changeExisting(tenantId, entity -> {
+            if (entity.paused && !paused) {
+                entity.deliverableSince = now();
+            }
+            entity.paused = paused;
+        });
     }
 
     /**

@@ -56,7 +56,10 @@ public interface DeliveryConfig {
     @WithDefault("8")
     int maxAttempts();
 
-    /** An event that failed (for any reason) and is older than this moves to dead_letters. */
+    /**
+     * An event that failed (for any reason) and has been deliverable longer than this moves to dead_letters: counted
+     * from its receipt, its replay, or the end of its tenant's last pause or hold, whichever is latest.
+     */
     @WithDefault("72h")
     Duration maxAge();
 

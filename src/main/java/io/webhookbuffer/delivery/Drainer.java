@@ -29,7 +29,8 @@ import io.webhookbuffer.usage.UsageCounters;
  * <p>Outcomes: 2xx deletes exactly the delivered row ids (and dead-letters the ones the origin listed in
  * {@code rejected}); every other answer is attributed by {@link FailurePolicy}: the origin's own trouble backs the
  * tenant off and never counts toward dead letters; a refused event, or one that keeps failing alone while the origin
- * accepts other batches, is isolated by halving and dead-lettered; so is a failing event older than {@code max-age}.
+ * accepts other batches, is isolated by halving and dead-lettered; so is a failing event deliverable for
+ * longer than {@code max-age}.
  * Delivery is at-least-once: a crash between the origin's 2xx and the delete re-delivers the batch.
  *
  * <p>The parts: {@link TenantDrain} (a tenant's steps) around {@link TenantLease} (the lease and the cursor),

@@ -24,8 +24,10 @@ import io.webhookbuffer.queue.QueuedEvent;
  * origin is failing for others too, or the probe behind a held event fails as well (the tenant's events fail, not
  * one of them), a suspect answer is treated as unavailable, and a held event's failures stop counting until one of
  * the tenant's batches is accepted again.</li>
- * <li><b>Too old</b>: an event older than {@code buffer.delivery.max-age} that fails, for any reason, is
- * dead-lettered.</li>
+ * <li><b>Too old</b>: an event deliverable for longer than {@code buffer.delivery.max-age} that fails, for any
+ * reason, is dead-lettered. The age counts from when the event last became deliverable (its receipt, its replay, the
+ * end of its tenant's last pause or hold: {@link QueuedEvent#deliverableSinceMillis()}): max-age bounds how long the
+ * buffer keeps trying, and time the event could not be tried never counts.</li>
  * </ul>
  *
  * <p>So an outage shorter than {@code max-age} dead-letters nothing: without a success between two failures of an
@@ -182,11 +184,12 @@ public final class FailurePolicy {
     }
 
     private boolean tooOld(QueuedEvent e, long now) {
-        return now - e.receivedAtMillis() > maxAgeMillis;
+        return now - e.deliverableSinceMillis() > maxAgeMillis;
     }
 
     private String tooOldReason(OriginResponse response) {
-        return "older than buffer.delivery.max-age (" + Duration.ofMillis(maxAgeMillis) + ") and still failing: "
+        return "deliverable for longer than buffer.delivery.max-age (" + Duration.ofMillis(maxAgeMillis)
+                + ") and still failing: "
                 + response.error();
     }
 }

@@ -206,7 +206,7 @@ final class TenantDrain {
         if (base == null) {
             LOG.warnf("tenant %s has queued events but no origin (set buffer.origin.base-url or the tenant's "
                     + "originUrl); retrying in %s", tenantId, config.backoffCap());
-            return Uni.createFrom().item(Next.waitUntil(now() + config.backoffCap().toMillis()));
+            return notSent();
         }
         if (tenant != null && tenant.originUrl() != null) {
             String refusal = parts.trust().originUrlRefusal(tenant.originUrl());
@@ -257,7 +257,16 @@ final class TenantDrain {
                     + " originUrl, and delivery resumes within %s", tenantId, OriginBreakers.originLabel(originUrl),
                     refusal, config.backoffCap());
         }
-        return Uni.createFrom().item(Next.waitUntil(now() + config.backoffCap().toMillis()));
+        return notSent();
+    }
+
+    /**
+     * Nothing is sent: the tenant is stamped held now (the time its events wait here does not count against
+     * buffer.delivery.max-age) and looks again after the backoff cap. A stamp that fails is left to the next look.
+     */
+    private Uni<Next> notSent() {
+        return parts.store().held(tenantId).onFailure().recoverWithNull()
+                .map(ignored -> Next.waitUntil(now() + config.backoffCap().toMillis()));
     }
 
     private void observe(OriginResponse response) {

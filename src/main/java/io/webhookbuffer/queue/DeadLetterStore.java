@@ -48,14 +48,16 @@ public class DeadLetterStore {
     /**
      * Back to the queue in one statement: the rows leave dead_letters and enter event_queue together, in the order
      * the provider's events were received (new ids are assigned in ORDER BY order), ready now, with attempts reset.
-     * They join the end of the tenant's queue.
+     * They join the end of the tenant's queue, deliverable from now: {@code buffer.delivery.max-age} counts from the
+     * replay (received_at, what the origin sees, is kept).
      */
     static final String REPLAY = """
             WITH moved AS (
                 DELETE FROM dead_letters WHERE id IN (""" + SELECTED + """
             ) RETURNING *)
-            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
-            SELECT tenant_id, event_id, body, content_type, headers, received_at, now() FROM moved
+            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at,
+                                     deliverable_since)
+            SELECT tenant_id, event_id, body, content_type, headers, received_at, now(), now() FROM moved
             ORDER BY received_at, id
             RETURNING id""";
 

@@ -31,10 +31,15 @@ public class DrainStore {
 
     /**
      * The head's columns as {@link #head} reads them, from a row source named {@code q} (surrounded by white space,
-     * so it can be spliced anywhere in a statement).
+     * so it can be spliced anywhere in a statement). {@code deliverable_since} is when the row last became
+     * deliverable: the latest of its receipt, its replay (the row's own column) and the end of the tenant's last pause
+     * or hold (the tenant's column, one probe of the tenants primary key per statement: it names {@code $1}, the
+     * tenant, not the row); {@code buffer.delivery.max-age} counts from there. greatest() skips NULLs.
      */
     private static final String HEAD_COLUMNS = " q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers,"
-            + " q.received_at, q.attempts, q.next_attempt_at, q.failures, q.isolated_at\n";
+            + " q.received_at, q.attempts, q.next_attempt_at, q.failures, q.isolated_at,"
+            + " greatest(q.received_at, q.deliverable_since,"
+            + " (SELECT ds.deliverable_since FROM tenants ds WHERE ds.tenant_id = $1)) AS deliverable_since\n";
 
     /**
      * Takes the tenant when nobody holds it, the holder's lease expired, or we already hold it, and reads its first
@@ -166,6 +171,14 @@ public class DrainStore {
               AND %s
             LIMIT $1""".formatted(TenantSql.notPaused("t.tenant_id"));
 
+    /**
+     * The tenant's batches are held, not sent (its origin is not allowed now, or it has none): what it waits meanwhile
+     * does not count against {@code buffer.delivery.max-age}, so the hold's last look is when its events become
+     * deliverable again. Not fenced by the lease: it names the tenant, not its rows, and a later stamp is always right.
+     * updated_at does not move (nothing a replica caches changed).
+     */
+    static final String HELD = "UPDATE tenants SET deliverable_since = now() WHERE tenant_id = $1";
+
     private final Pool pool;
 
     public DrainStore(Pool pool) {
@@ -233,7 +246,7 @@ public class DrainStore {
             out.add(new QueuedEvent(r.getLong("id"), r.getString("event_id"), r.getBuffer("body").getBytes(),
                     r.getString("content_type"), r.getString("headers"), r.getOffsetDateTime("received_at"),
                     r.getInteger("attempts"), r.getOffsetDateTime("next_attempt_at"), r.getInteger("failures"),
-                    epochMillis(r.getOffsetDateTime("isolated_at"))));
+                    epochMillis(r.getOffsetDateTime("isolated_at")), epochMillis(r.getOffsetDateTime("deliverable_since"))));
         }
         return out;
     }
@@ -258,6 +271,11 @@ public class DrainStore {
     public Uni<Integer> deadLetter(String tenantId, long token, Long[] ids, Integer[] statuses, String[] errors) {
         return pool.preparedQuery(DEAD_LETTER).execute(Tuple.of(tenantId, ids, token, statuses, errors))
                 .map(rows -> rows.rowCount());
+    }
+
+    /** Stamps the tenant as held now (see {@link #HELD}). */
+    public Uni<Void> held(String tenantId) {
+        return pool.preparedQuery(HELD).execute(Tuple.of(tenantId)).replaceWithVoid();
     }
 
     public Uni<List<String>> undrainedTenants(int limit, String after) {

@@ -38,7 +38,7 @@ class FailurePolicyTests {
     private static QueuedEvent event(long id, long receivedAt, int attempts, int failures, long isolatedAt) {
         OffsetDateTime received = OffsetDateTime.ofInstant(Instant.ofEpochMilli(receivedAt), ZoneOffset.UTC);
         return new QueuedEvent(id, "e" + id, new byte[0], "application/json", "{}", received, attempts, received,
-                failures, isolatedAt);
+                failures, isolatedAt, receivedAt);
     }
 
     private static List<QueuedEvent> batch(int n) {
@@ -192,6 +192,18 @@ class FailurePolicyTests {
         assertEquals(Action.RETRY, d.action());
         assertEquals(List.of(mixed.get(0)), d.deadLetter());
         assertTrue(d.reason().contains("max-age"));
+    }
+
+    @Test
+    void maxAgeCountsFromWhenTheEventBecameDeliverableNotFromItsReceipt() {
+        long now = T0 + Duration.ofHours(73).toMillis();
+        OffsetDateTime received = OffsetDateTime.ofInstant(Instant.ofEpochMilli(T0), ZoneOffset.UTC);
+        // Received 73 h ago, deliverable again an hour ago (replayed, or its tenant resumed): it is not too old.
+        QueuedEvent resumed = new QueuedEvent(1, "e1", new byte[0], "application/json", "{}", received, 0, received, 0,
+                0, now - Duration.ofHours(1).toMillis());
+        Decision d = decide(List.of(resumed), status(503), healthy(now));
+        assertEquals(Action.RETRY, d.action());
+        assertEquals(List.of(), d.deadLetter());
     }
 
     @Test

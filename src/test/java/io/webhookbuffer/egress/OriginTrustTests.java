@@ -140,6 +140,28 @@ class OriginTrustTests {
     }
 
     @Test
+    void anEventHeldLongerThanMaxAgeIsNotDeadLetteredOnItsFirstFailureOnceTheHoldEnds() {
+        String t = tenant().provision();
+        pool.preparedQuery("UPDATE tenants SET origin_url = $2, updated_at = now() WHERE tenant_id = $1")
+                .execute(Tuple.of(t, "http://held.example.net:" + origin.port())).await().indefinitely();
+        redis.pubsub(String.class).publish(tenants.invalidationChannel(), t);
+        origin.answer(t, batch -> Answer.status(503));
+        Events.accept(t, "held-long");
+        await().atMost(PATIENCE).until(() -> "held".equals(backlogState(t)));
+        // Held for longer than max-age (72 h): its receipt moved back 100 h, as such a hold would leave it.
+        pool.preparedQuery("UPDATE event_queue SET received_at = now() - interval '100 hours' WHERE tenant_id = $1")
+                .execute(Tuple.of(t)).await().indefinitely();
+
+        setOrigin(t, null).then().statusCode(200);
+        await().atMost(PATIENCE).until(() -> !deadLetters(t).isEmpty()
+                || Db.queueRows(pool, t).stream().anyMatch(r -> r.getInteger("attempts") >= 1));
+        assertTrue(deadLetters(t).isEmpty(), "the hold does not count against max-age");
+        origin.answer(t, batch -> Answer.ok());
+        await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0);
+        assertEquals(List.of("held-long"), origin.providerIds(t).stream().distinct().toList());
+    }
+
+    @Test
     void aHugeAnswerIsCutAtTheCapNotReadToTheEnd() {
         String t = tenant().provision();
         origin.answer(t, batch -> origin.batches(t).size() == 1 ? Answer.streamed(500, HUGE) : Answer.streamed(200, HUGE));
