@@ -10,3 +10,10 @@
 ALTER TABLE event_queue ADD COLUMN deliverable_since timestamptz;
 ALTER TABLE tenants ADD COLUMN deliverable_since timestamptz;
 
+-- Lifecycle events the control plane refused (a 4xx for the event alone, after halving the batch) are set aside:
+-- refused_at set, last_error the answer; never sent again, so they cannot block the events behind them. Kept, like
+-- delivered ones, for buffer.queue.dead-letter-retention (ops.Retention), found by the partial index below.
+ALTER TABLE lifecycle_events ADD COLUMN refused_at timestamptz;
+DROP INDEX lifecycle_events_undelivered_idx;
+CREATE INDEX lifecycle_events_undelivered_idx ON lifecycle_events (id) WHERE delivered_at IS NULL AND refused_at IS NULL;
+CREATE INDEX lifecycle_events_refused_at_idx ON lifecycle_events (refused_at) WHERE refused_at IS NOT NULL;

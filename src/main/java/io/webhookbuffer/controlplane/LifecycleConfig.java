@@ -17,7 +17,7 @@ public interface LifecycleConfig {
     @WithDefault("/lifecycle-events")
     String path();
 
-    /** Most events sent per run (the rest wait for the next run). */
+    /** Most events per POST; a run sends batch after batch until the outbox is empty or one is not taken. */
     @WithDefault("50")
     int batchSize();
 

@@ -95,25 +95,33 @@ public class LifecycleStore {
             FROM closed c
             ON CONFLICT (dedupe_key) DO NOTHING""".formatted(TenantSql.paused("c.tenant_id"), TenantSql.depth("c.tenant_id"));
 
+    /**
+     * The oldest events still owed to the control plane (neither delivered nor set aside) after id {@code $2}, at most
+     * {@code $1}, through the partial index that holds only those (migration V22).
+     */
     static final String UNDELIVERED = """
             SELECT id, dedupe_key, type, tenant_id, occurred_at, data::text AS data FROM lifecycle_events
-            WHERE delivered_at IS NULL ORDER BY id LIMIT $1""";
+            WHERE delivered_at IS NULL AND refused_at IS NULL AND id > $2 ORDER BY id LIMIT $1""";
 
     static final String MARK_DELIVERED = "UPDATE lifecycle_events SET delivered_at = now() WHERE id = ANY($1::bigint[])";
 
     static final String MARK_FAILED = """
             UPDATE lifecycle_events SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::bigint[])""";
 
+    /** The control plane refused the event alone: set aside with the reason, never sent again. */
+    static final String SET_ASIDE = """
+            UPDATE lifecycle_events SET attempts = attempts + 1, last_error = $2, refused_at = now() WHERE id = $1""";
+
     /**
-     * One batch of the retention: delivered events delivered before {@code $1}, through the partial index on
-     * delivered_at. Never an undelivered one (the outbox still owes it), and never a first: its dedupe key has no
-     * episode, so the row is the memory that the first happened, and the next scan of {@link #FIRSTS} would write it
-     * again; there are three per tenant at most.
+     * One batch of the retention: events delivered, or set aside (refused by the control plane), before {@code $1},
+     * through the partial indexes on delivered_at and refused_at. Never an undelivered one (the outbox still owes it),
+     * and never a first: its dedupe key has no episode, so the row is the memory that the first happened, and the next
+     * scan of {@link #FIRSTS} would write it again; there are three per tenant at most.
      */
     static final String EXPIRE_BATCH = """
             DELETE FROM lifecycle_events WHERE id IN (
                 SELECT id FROM lifecycle_events
-                WHERE delivered_at < $1
+                WHERE (delivered_at < $1 OR refused_at < $1)
                   AND type NOT IN ('first_event_accepted', 'first_delivery', 'first_dead_letter')
                 LIMIT $2)""";
 
@@ -148,8 +156,9 @@ public class LifecycleStore {
                         .map(opened -> firsts.rowCount() + closed.rowCount() + opened.rowCount())));
     }
 
-    public Uni<List<LifecycleEvent>> undelivered(int limit) {
-        return pool.preparedQuery(UNDELIVERED).execute(Tuple.of(limit)).map(rows -> {
+    /** The oldest events owed to the control plane after id {@code afterId}, at most {@code limit}. */
+    public Uni<List<LifecycleEvent>> undelivered(long afterId, int limit) {
+        return pool.preparedQuery(UNDELIVERED).execute(Tuple.of(limit, afterId)).map(rows -> {
             List<LifecycleEvent> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 out.add(new LifecycleEvent(r.getLong("id"), r.getString("dedupe_key"), r.getString("type"),
@@ -159,7 +168,10 @@ public class LifecycleStore {
         });
     }
 
-    /** Deletes at most {@code limit} events delivered before {@code cutoff}, firsts excepted; completes with how many. */
+    /**
+     * Deletes at most {@code limit} events delivered or set aside before {@code cutoff}, firsts excepted; completes
+     * with how many.
+     */
     public Uni<Integer> expireBatch(OffsetDateTime cutoff, int limit) {
         return pool.preparedQuery(EXPIRE_BATCH).execute(Tuple.of(cutoff, limit)).map(rows -> rows.rowCount());
     }
@@ -170,5 +182,9 @@ public class LifecycleStore {
 
     public Uni<Void> markFailed(Long[] ids, String error) {
         return pool.preparedQuery(MARK_FAILED).execute(Tuple.of(ids, error)).replaceWithVoid();
+    }
+
+    public Uni<Void> setAside(long id, String reason) {
+        return pool.preparedQuery(SET_ASIDE).execute(Tuple.of(id, reason)).replaceWithVoid();
     }
 }

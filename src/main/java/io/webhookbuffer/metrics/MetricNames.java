@@ -121,6 +121,10 @@ public final class MetricNames {
     public static final Metric RATELIMIT_LEASE_LATENCY = new Metric("buffer.ratelimit.lease.latency", Kind.TIMER,
             "How long answered leases of the shared rate windows took (Redis's round trip and this replica's event"
                     + " loop); a lease past buffer.ratelimit.redis-timeout is counted as failed instead");
+    /** Counted by controlplane.LifecycleOutbox, which registers it under this name (it may not import this class). */
+    public static final Metric LIFECYCLE_REFUSED = new Metric("buffer.lifecycle.refused", Kind.COUNTER,
+            "Lifecycle events the control plane refused alone (a 4xx after halving): set aside, not sent again, kept"
+                    + " for buffer.queue.dead-letter-retention");
     public static final Metric READY = new Metric("buffer.ready", Kind.GAUGE,
             "1 when the last readiness check reached PostgreSQL, else 0");
 
@@ -131,7 +135,7 @@ public final class MetricNames {
             DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, INGRESS_REFUSALS,
             VERIFICATIONS_OFFLOADED, ACTORS_LIVE, MAILBOX_DEPTH,
             CIRCUITS_OPEN, CIRCUIT_OPEN, REDIS_FALLBACK, RATELIMIT_FALLBACK, RATELIMIT_REPLICAS,
-            RATELIMIT_LEASES, RATELIMIT_LEASE_LATENCY, READY);
+            RATELIMIT_LEASES, RATELIMIT_LEASE_LATENCY, LIFECYCLE_REFUSED, READY);
 
     private MetricNames() {
     }

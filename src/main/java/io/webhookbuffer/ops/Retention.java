@@ -62,7 +62,8 @@ public class Retention {
                 new Rule("dead letters", deadLetterRetention, Math.min(batch, DEAD_LETTER_BATCH),
                         deadLetters::expireBatch),
                 new Rule("usage buckets", UsageStore.RETENTION, batch, usage::expireBatch),
-                // Delivered, a lifecycle event is the record of an incident: kept as long as the incident's dead letters.
+                // Delivered, a lifecycle event is the record of an incident: kept as long as the incident's dead letters;
+                // one the control plane refused (set aside) is the record of that refusal, kept as long.
                 new Rule("lifecycle events", deadLetterRetention, batch, lifecycle::expireBatch));
     }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,14 +20,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.demo.DemoControlPlane;
+import io.webhookbuffer.ops.Retention;
+import io.webhookbuffer.queue.QueueConfig;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectControlPlane;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
+import io.webhookbuffer.testsupport.Scrape;
 
 /** The lifecycle outbox against the real app, PostgreSQL, fake origin and demo control plane; jobs run on demand. */
 @QuarkusTest
@@ -45,6 +51,12 @@ class LifecycleOutboxTests {
 
     @Inject
     Pool pool;
+
+    @Inject
+    Retention retention;
+
+    @Inject
+    QueueConfig queue;
 
     @Test
     void firstsAreDetectedOnceAndDeliveredOnce() {
@@ -100,13 +112,10 @@ class LifecycleOutboxTests {
     }
 
     @Test
-    void deliveryIsCappedPerRunCountsAttemptsAndResumesWhenTheReceiverRecovers() {
+    void anUnavailableReceiverEndsTheRunCountsAttemptsAndTheNextRunDeliversEverything() {
         deliverAll();
         String prefix = "cap-" + System.nanoTime();
-        pool.preparedQuery("""
-                INSERT INTO lifecycle_events (dedupe_key, type, tenant_id, occurred_at)
-                SELECT $1 || ':' || n, 'first_event_accepted', $1, now() FROM generate_series(1, 120) n""")
-                .execute(Tuple.of(prefix)).await().indefinitely();
+        insert(prefix, 120, 0);
         pool.preparedQuery("""
                 INSERT INTO lifecycle_events (dedupe_key, type, tenant_id, occurred_at)
                 VALUES ($1 || ':1', 'first_event_accepted', $1, now()) ON CONFLICT (dedupe_key) DO NOTHING""")
@@ -115,27 +124,97 @@ class LifecycleOutboxTests {
 
         plane.answer(503);
         try {
-            assertEquals(-50, outbox.deliver().await().atMost(PATIENCE));
-            assertEquals(-50, outbox.deliver().await().atMost(PATIENCE));
+            assertEquals(new LifecycleOutbox.Delivery(0, 0, 50), outbox.deliver().await().atMost(PATIENCE));
+            assertEquals(new LifecycleOutbox.Delivery(0, 0, 50), outbox.deliver().await().atMost(PATIENCE));
         } finally {
             plane.answer(200);
         }
         assertEquals(50L, count("SELECT count(*) FROM lifecycle_events WHERE tenant_id = $1 AND attempts = 2", prefix),
-                "each failed run counted an attempt on the same oldest 50");
+                "each failed run counted an attempt on the same oldest 50, and sent nothing after them");
         assertEquals(0, plane.events(prefix).size());
 
-        assertEquals(50, outbox.deliver().await().atMost(PATIENCE));
-        assertEquals(50, outbox.deliver().await().atMost(PATIENCE));
-        assertEquals(20, outbox.deliver().await().atMost(PATIENCE));
-        assertEquals(0, outbox.deliver().await().atMost(PATIENCE));
+        assertEquals(new LifecycleOutbox.Delivery(120, 0, 0), outbox.deliver().await().atMost(PATIENCE));
+        assertEquals(LifecycleOutbox.Delivery.NONE, outbox.deliver().await().atMost(PATIENCE));
         assertEquals(120, plane.events(prefix).size());
         assertEquals(List.of(50, 50, 20), tail(plane.eventBatches(), 3));
         assertEquals(0L, count("SELECT count(*) FROM lifecycle_events WHERE tenant_id = $1 AND delivered_at IS NULL",
                 prefix));
     }
 
+    @Test
+    void oneRunDeliversTheWholeOutboxInBatchesNotOneBatch() {
+        deliverAll();
+        String prefix = "many-" + System.nanoTime();
+        insert(prefix, 500, 0);
+        int batchesBefore = plane.eventBatches().size();
+
+        outbox.run().await().atMost(PATIENCE); // one scheduler tick
+        assertEquals(500, plane.events(prefix).size(), "one run sends everything pending");
+        List<Integer> sizes = plane.eventBatches().subList(batchesBefore, plane.eventBatches().size());
+        assertTrue(sizes.stream().allMatch(n -> n <= 50), "batches of at most buffer.lifecycle.batch-size: " + sizes);
+        assertEquals(0L, count("SELECT count(*) FROM lifecycle_events WHERE tenant_id = $1 AND delivered_at IS NULL",
+                prefix));
+    }
+
+    @Test
+    void anEventTheControlPlaneRefusesIsSetAsideAndTheEventsBehindItAreDelivered() {
+        deliverAll();
+        String prefix = "refused-" + System.nanoTime();
+        insert(prefix, 120, 30);
+        plane.refuse(e -> prefix.equals(e.at("/data/poison").asText()));
+        try {
+            outbox.run().await().atMost(PATIENCE);
+            assertEquals(119, plane.events(prefix).size(), "every event but the refused one reached the control plane");
+            assertTrue(plane.events(prefix).stream().noneMatch(e -> e.path("dedupeKey").asText().equals(prefix + ":30")));
+            Row poison = pool.preparedQuery("SELECT * FROM lifecycle_events WHERE dedupe_key = $1")
+                    .execute(Tuple.of(prefix + ":30")).await().indefinitely().iterator().next();
+            assertTrue(poison.getString("last_error").contains("422"), poison.getString("last_error"));
+
+            long refusedBatches = plane.stats().get("refusedBatches");
+            outbox.run().await().atMost(PATIENCE);
+            assertEquals(refusedBatches, plane.stats().get("refusedBatches"), "a set-aside event is not sent again");
+            Double refused = Scrape.now().value("buffer_lifecycle_refused_total");
+            assertTrue(refused != null && refused >= 1, "counted: " + refused);
+        } finally {
+            plane.refuse(e -> false);
+        }
+    }
+
+    @Test
+    void setAsideEventsAreKeptForTheDeadLetterRetentionThenPruned() {
+        deliverAll();
+        String prefix = "aside-" + System.nanoTime();
+        insert(prefix, 1, 1);
+        plane.refuse(e -> prefix.equals(e.at("/data/poison").asText()));
+        try {
+            outbox.run().await().atMost(PATIENCE);
+        } finally {
+            plane.refuse(e -> false);
+        }
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        retention.purge(now).await().atMost(PATIENCE);
+        assertEquals(1L, count("SELECT count(*) FROM lifecycle_events WHERE tenant_id = $1", prefix),
+                "kept within buffer.queue.dead-letter-retention");
+
+        pool.preparedQuery("""
+                INSERT INTO lifecycle_events (dedupe_key, type, tenant_id, occurred_at)
+                VALUES ($1 || ':pending', 'origin_failing', $1, now())""").execute(Tuple.of(prefix)).await().indefinitely();
+        retention.purge(now.plus(queue.deadLetterRetention()).plusDays(1)).await().atMost(PATIENCE);
+        assertEquals(List.of(prefix + ":pending"), dedupeKeys(prefix),
+                "the set-aside event went after the retention; a pending one stays until delivered");
+    }
+
+    /** {@code n} undelivered events of the made-up tenant {@code prefix}; the {@code poisonAt}-th (from 1) marked. */
+    private void insert(String prefix, int n, int poisonAt) {
+        pool.preparedQuery("""
+                INSERT INTO lifecycle_events (dedupe_key, type, tenant_id, occurred_at, data)
+                SELECT $1 || ':' || g, 'origin_failing', $1, now(),
+                       CASE WHEN g = $3 THEN jsonb_build_object('poison', $1) ELSE '{}'::jsonb END
+                FROM generate_series(1, $2) g ORDER BY g""").execute(Tuple.of(prefix, n, poisonAt)).await().indefinitely();
+    }
+
     private void deliverAll() {
-        await().atMost(PATIENCE).until(() -> outbox.deliver().await().atMost(PATIENCE) == 0);
+        await().atMost(PATIENCE).until(() -> outbox.deliver().await().atMost(PATIENCE).failed() == 0);
     }
 
     private List<String> dedupeKeys(String tenantId) {

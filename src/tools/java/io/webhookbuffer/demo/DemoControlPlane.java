@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -52,6 +53,9 @@ public final class DemoControlPlane implements AutoCloseable {
     private final HttpServer server;
     private final List<String> secrets;
     private volatile int failStatus = 200;
+    /** Lifecycle events it refuses: a batch holding one is answered 422 and nothing of it is kept. */
+    private volatile Predicate<JsonNode> refusedEvents = event -> false;
+    private final AtomicLong refusedBatches = new AtomicLong();
     private final Map<String, JsonNode> snapshots = new ConcurrentHashMap<>();
     private final Map<String, JsonNode> events = new ConcurrentHashMap<>();
     private final List<Integer> eventBatches = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -125,6 +129,14 @@ public final class DemoControlPlane implements AutoCloseable {
         this.failStatus = status;
     }
 
+    /**
+     * Refuse every lifecycle batch that holds an event matching {@code event} with a 422, as a control plane that
+     * cannot read one event would (a test's poison); the other batches are taken as usual.
+     */
+    public void refuse(Predicate<JsonNode> event) {
+        this.refusedEvents = event;
+    }
+
     /** The stored snapshot of one tenant's period, or null. */
     public JsonNode snapshot(String tenantId, String periodKey) {
         return snapshots.get(tenantId + "\n" + periodKey);
@@ -151,11 +163,12 @@ public final class DemoControlPlane implements AutoCloseable {
         return Map.of("usagePosts", usagePosts.get(), "snapshots", (long) snapshots.size(),
                 "lifecycleBatches", (long) eventBatches.size(), "events", (long) events.size(),
                 "duplicateEvents", duplicateEvents.get(), "refused", refused.get(), "failed", failed.get(),
-                "v1Pushes", v1Pushes.get(), "v2Pushes", v2Pushes.get());
+                "v1Pushes", v1Pushes.get(), "v2Pushes", v2Pushes.get(), "refusedBatches", refusedBatches.get());
     }
 
+    /** Takes a body and says the status to answer. */
     private interface Handler {
-        void handle(JsonNode body) throws IOException;
+        int handle(JsonNode body) throws IOException;
     }
 
     private void receive(HttpExchange exchange, Handler handler) throws IOException {
@@ -177,8 +190,8 @@ public final class DemoControlPlane implements AutoCloseable {
                 respond(exchange, failStatus, "{\"error\":\"told to fail\"}");
                 return;
             }
-            handler.handle(JSON.readTree(body));
-            respond(exchange, 200, "{\"ok\":true}");
+            int status = handler.handle(JSON.readTree(body));
+            respond(exchange, status, status == 200 ? "{\"ok\":true}" : "{\"error\":\"event refused\"}");
         } catch (IOException | RuntimeException e) {
             respond(exchange, 400, "{\"error\":\"unreadable body\"}");
         }
@@ -209,16 +222,23 @@ public final class DemoControlPlane implements AutoCloseable {
         return null;
     }
 
-    private void usage(JsonNode snapshot) {
+    private int usage(JsonNode snapshot) {
         usagePosts.incrementAndGet();
         String tenant = snapshot.path("tenantId").asText();
         String periodKey = snapshot.path("periodKey").asText();
         snapshots.put(tenant + "\n" + periodKey, snapshot); // upsert: the newest full snapshot of the period wins
         LOG.info(() -> "usage " + tenant + " " + periodKey + " " + snapshot.path("metrics"));
+        return 200;
     }
 
-    private void lifecycle(JsonNode body) {
+    private int lifecycle(JsonNode body) {
         JsonNode list = body.path("events");
+        for (JsonNode event : list) {
+            if (refusedEvents.test(event)) {
+                refusedBatches.incrementAndGet();
+                return 422;
+            }
+        }
         eventBatches.add(list.size());
         for (JsonNode event : list) {
             if (events.putIfAbsent(event.path("dedupeKey").asText(), event) != null) {
@@ -227,6 +247,7 @@ public final class DemoControlPlane implements AutoCloseable {
                 LOG.info(() -> "lifecycle " + event.path("type").asText() + " " + event.path("tenantId").asText());
             }
         }
+        return 200;
     }
 
     private void stats(HttpExchange exchange) throws IOException {
