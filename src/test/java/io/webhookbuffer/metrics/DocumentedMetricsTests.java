@@ -132,6 +132,8 @@ class DocumentedMetricsTests {
             entry("buffer_ratelimit_leases_total{outcome=failed}",
                     "cluster.SharedWindowTests#withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain"),
             entry("buffer_ratelimit_lease_latency_seconds", LEASES),
+            entry("buffer_lifecycle_refused_total", "controlplane.LifecycleOutboxTests#"
+                    + "anEventTheControlPlaneRefusesIsSetAsideAndTheEventsBehindItAreDelivered"),
             entry("buffer_ready", "health.HealthTests#readinessFollowsPostgresAndComesBack"));
 
     /**
