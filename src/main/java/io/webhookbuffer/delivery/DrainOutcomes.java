@@ -71,19 +71,19 @@ final class DrainOutcomes {
                 LOG.infof("tenant %s: origin %s a batch of %d (%s); retrying in halves to find the event",
                         lease.tenantId(), verdict == FailurePolicy.Verdict.REFUSED ? "refused" : "failed",
                         batch.size(), response.error());
-                return Uni.createFrom().item(Next.CONTINUE);
+                return countTry(lease, batch, response, status);
             }
             case HOLD_ASIDE -> {
-                isolation.heldAside();
+                isolation.heldAside(!batch.get(0).heldAside());
                 return holdAside(lease, batch.get(0), response, decision, status, now);
             }
             case DEAD_LETTER -> {
-                isolation.settled();
-                return deadLetter(lease, decision.deadLetter(), status, decision.reason(), Map.of())
+                isolation.deadLettered();
+                return deadLetter(lease, decision.deadLetter(), status, decision.reason(), Map.of(), 1)
                         .replaceWith(Next.CONTINUE);
             }
             case RETRY -> {
-                isolation.settled();
+                isolation.retried(batch.size(), decision.limit());
                 return retryLater(lease, batch, response, decision, status);
             }
             default -> {
@@ -91,6 +91,22 @@ final class DrainOutcomes {
                 return Uni.createFrom().item(Next.waitUntil(now + decision.delayMillis()));
             }
         }
+    }
+
+    /**
+     * A try counts in the events' attempts when it reached the origin (or may have: a timeout, a reset); a connection
+     * refused, an address refused or a name that does not resolve never sent the batch. An open breaker sends nothing
+     * and counts nothing ({@link FailurePolicy.Action#WAIT}).
+     */
+    private static int tries(OriginResponse response) {
+        return response.unreachable() ? 0 : 1;
+    }
+
+    /** A halving try: it reached the origin with these events, so it counts in their attempts; the halves go now. */
+    private Uni<Next> countTry(TenantLease lease, List<QueuedEvent> batch, OriginResponse response, Integer status) {
+        Long[] ids = batch.stream().map(QueuedEvent::id).toArray(Long[]::new);
+        return store.countTry(lease.tenantId(), lease.token(), ids, status, OriginResponse.truncate(response.error()))
+                .map(rows -> rows == 0 ? lease.lost() : Next.CONTINUE);
     }
 
     /** 2xx: the rejected events to dead_letters, then the lease deletes the others and moves its cursor. */
@@ -106,7 +122,7 @@ final class DrainOutcomes {
         }
         Uni<Integer> deadLettering = rejected.isEmpty()
                 ? Uni.createFrom().item(0)
-                : deadLetter(lease, rejected, response.status(), null, response.rejected());
+                : deadLetter(lease, rejected, response.status(), null, response.rejected(), 1);
         long lastId = batch.get(batch.size() - 1).id();
         return deadLettering.flatMap(n -> lease.delete(done.toArray(Long[]::new), lastId));
     }
@@ -120,7 +136,7 @@ final class DrainOutcomes {
                         : "not counted");
         return store.markFailed(lease.tenantId(), lease.token(), new Long[] { held.id() },
                 now + decision.delayMillis(), status, OriginResponse.truncate(response.error()),
-                decision.ownFailure() ? 1 : 0, now)
+                decision.ownFailure() ? 1 : 0, now, 1)
                 .map(rows -> rows == 0 ? lease.lost() : Next.CONTINUE);
     }
 
@@ -134,7 +150,7 @@ final class DrainOutcomes {
                 response.error(), delay);
         Uni<Integer> marked = ids.length == 0 ? Uni.createFrom().item(1)
                 : store.markFailed(lease.tenantId(), lease.token(), ids, clock.millis() + delay, status,
-                        OriginResponse.truncate(response.error()), 0, null);
+                        OriginResponse.truncate(response.error()), 0, null, tries(response));
         return marked.flatMap(rows -> {
             if (rows == 0) {
                 return Uni.createFrom().item(lease.lost());
@@ -142,14 +158,17 @@ final class DrainOutcomes {
             if (decision.deadLetter().isEmpty()) {
                 return Uni.createFrom().item(Next.waitUntil(clock.millis() + delay));
             }
-            return deadLetter(lease, decision.deadLetter(), status, decision.reason(), Map.of())
+            return deadLetter(lease, decision.deadLetter(), status, decision.reason(), Map.of(), tries(response))
                     .map(n -> ids.length == 0 ? Next.CONTINUE : Next.waitUntil(clock.millis() + delay));
         });
     }
 
-    /** Moves the events to dead_letters with {@code reason}, or with the origin's own reason in {@code perEvent}. */
+    /**
+     * Moves the events to dead_letters with {@code reason}, or with the origin's own reason in {@code perEvent};
+     * {@code tries}: whether the try that failed them last counts in their attempts (see {@link #tries}).
+     */
     private Uni<Integer> deadLetter(TenantLease lease, List<QueuedEvent> events, Integer status, String reason,
-            Map<String, String> perEvent) {
+            Map<String, String> perEvent, int tries) {
         Long[] ids = new Long[events.size()];
         Integer[] statuses = new Integer[events.size()];
         String[] errors = new String[events.size()];
@@ -159,7 +178,7 @@ final class DrainOutcomes {
             String own = perEvent.get(events.get(i).eventId());
             errors[i] = OriginResponse.truncate(own != null ? "rejected by origin: " + own : reason);
         }
-        return store.deadLetter(lease.tenantId(), lease.token(), ids, statuses, errors).invoke(n -> {
+        return store.deadLetter(lease.tenantId(), lease.token(), ids, statuses, errors, tries).invoke(n -> {
             counts.deadLettered(lease.tenantId(), n);
             LOG.infof("tenant %s: %d event(s) moved to dead_letters (%s)", lease.tenantId(), n, errors[0]);
         });

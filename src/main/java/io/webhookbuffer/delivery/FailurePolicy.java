@@ -20,14 +20,16 @@ import io.webhookbuffer.queue.QueuedEvent;
  * the last {@link #RECENT_SUCCESS_MILLIS}), the batch is halved until one event fails alone; that event is <em>held
  * aside</em>: retried alone on its own backoff while the events behind it go on, and the next of those batches
  * probes the origin. A failure of the held event counts as its own only when the origin accepted another batch
- * since its previous failure; after {@code buffer.delivery.max-attempts} such failures it is dead-lettered. When the
- * origin is failing for others too, or the probe behind a held event fails as well (the tenant's events fail, not
- * one of them), a suspect answer is treated as unavailable, and a held event's failures stop counting until one of
- * the tenant's batches is accepted again.</li>
+ * since its previous failure; after {@code buffer.delivery.max-attempts} such failures it is dead-lettered (while a
+ * halving goes on, the batch behind a newly held event is halved as well: see {@link Isolation}). When the origin is
+ * failing for others too, a suspect answer is treated as unavailable. When the probe behind a held event fails as
+ * well (the tenant's events fail, not one of them), a held event's failures stop counting until one of the tenant's
+ * batches is accepted again, and the halving goes on one step per backoff ({@link #spaced}).</li>
  * <li><b>Too old</b>: an event deliverable for longer than {@code buffer.delivery.max-age} that fails, for any
- * reason, is dead-lettered. The age counts from when the event last became deliverable (its receipt, its replay, the
- * end of its tenant's last pause or hold: {@link QueuedEvent#deliverableSinceMillis()}): max-age bounds how long the
- * buffer keeps trying, and time the event could not be tried never counts.</li>
+ * reason, is dead-lettered; from a batch being halved, only once it fails alone (a poison never takes good events
+ * with it). The age counts from when the event last became deliverable (its receipt, its replay, the end of its
+ * tenant's last pause or hold: {@link QueuedEvent#deliverableSinceMillis()}): max-age bounds how long the buffer
+ * keeps trying, and time the event could not be tried never counts.</li>
  * </ul>
  *
  * <p>So an outage shorter than {@code max-age} dead-letters nothing: without a success between two failures of an
@@ -44,9 +46,12 @@ public final class FailurePolicy {
 
     /** What the drainer does next. */
     public enum Action {
-        /** Send the first {@code limit} events of the batch again at once, to find the event that fails. */
+        /**
+         * Count a try on every event and send the first {@code limit} of them again at once, to find the event that
+         * fails.
+         */
         SPLIT,
-        /** Count a try on every event; the tenant waits {@code delayMillis}. */
+        /** Count a try on every event; the tenant waits {@code delayMillis}, then tries {@code limit} events. */
         RETRY,
         /** Count a try on the one event and hold it aside for {@code delayMillis}; the tenant goes on at once. */
         HOLD_ASIDE,
@@ -58,8 +63,8 @@ public final class FailurePolicy {
 
     /**
      * A decision. With {@link Action#RETRY}, {@code deadLetter} holds the events past {@code max-age} (dead-lettered
-     * at once, the others retried); with {@link Action#HOLD_ASIDE}, {@code ownFailure} says whether this failure
-     * counts toward {@code max-attempts}.
+     * at once, the others retried) and {@code limit} the size of the next try (smaller than the batch: halved); with
+     * {@link Action#HOLD_ASIDE}, {@code ownFailure} says whether this failure counts toward {@code max-attempts}.
      */
     public record Decision(Action action, int limit, long delayMillis, boolean ownFailure,
             List<QueuedEvent> deadLetter, String reason) {
@@ -151,8 +156,9 @@ public final class FailurePolicy {
         boolean isolate = context.isolating() || heldAlone
                 || (context.originHealthy() && !context.probe() && !context.tenantFailing());
         if (!isolate) {
-            // The origin fails others too, or the events behind a held one fail as well: not this batch's fault.
-            return retry(batch, response, context.nowMillis());
+            return context.probe() || context.tenantFailing()
+                    ? spaced(batch, response, context.nowMillis())
+                    : retry(batch, response, context.nowMillis()); // the origin fails others too: not this batch
         }
         if (batch.size() > 1) {
             return Decision.split(batch.size() / 2);
@@ -167,8 +173,28 @@ public final class FailurePolicy {
         if (tooOld(first, context.nowMillis())) {
             return Decision.deadLetter(batch, tooOldReason(response));
         }
-        long delay = backoff.delayMillis(first.attempts() + 1, response.retryAfterMillis());
+        long delay = backoff.delayMillis(first.waits() + 1, response.retryAfterMillis());
         return new Decision(Action.HOLD_ASIDE, 1, delay, own, List.of(), null);
+    }
+
+    /**
+     * The tenant's events fail and none of its batches was accepted since an event was held aside: either the origin
+     * fails this tenant, or poisons follow one another. Without evidence nothing is counted, but the halving goes on,
+     * one step per backoff: the next try carries half the batch (nothing past {@code max-age} is dead-lettered from a
+     * batch whose halves have not been told apart), and an event that fails alone is held aside, uncounted, so the
+     * events behind it are tried. One accepted batch ends it. An origin that fails all of the tenant's batches costs
+     * one try per backoff, as any outage, and holds one event aside per halving (log2 of the batch size backoffs).
+     */
+    private Decision spaced(List<QueuedEvent> batch, OriginResponse response, long now) {
+        QueuedEvent first = batch.get(0);
+        long delay = backoff.delayMillis(first.waits() + 1, response.retryAfterMillis());
+        if (batch.size() > 1) {
+            return new Decision(Action.RETRY, batch.size() / 2, delay, false, List.of(), null);
+        }
+        if (tooOld(first, now)) {
+            return Decision.deadLetter(batch, tooOldReason(response));
+        }
+        return new Decision(Action.HOLD_ASIDE, 1, delay, false, List.of(), null);
     }
 
     private Decision retry(List<QueuedEvent> batch, OriginResponse response, long now) {
@@ -178,7 +204,7 @@ public final class FailurePolicy {
                 expired.add(e);
             }
         }
-        long delay = backoff.delayMillis(batch.get(0).attempts() + 1, response.retryAfterMillis());
+        long delay = backoff.delayMillis(batch.get(0).waits() + 1, response.retryAfterMillis());
         return new Decision(Action.RETRY, batch.size(), delay, false, expired,
                 expired.isEmpty() ? null : tooOldReason(response));
     }

@@ -26,6 +26,11 @@ final class Isolation {
      * failures count as the origin's until one of its batches is accepted.
      */
     private volatile boolean tenantFailing;
+    /**
+     * One of the tenant's batches was accepted since the last event was held aside (or since the drain began): the
+     * tenant is served, so the batch behind a newly held event goes on with the halving rather than probing.
+     */
+    private volatile boolean deliveredSinceHold;
 
     Isolation(int batchSize) {
         this.batchSize = batchSize;
@@ -55,6 +60,7 @@ final class Isolation {
         isolating = false;
         probing = false;
         tenantFailing = false;
+        deliveredSinceHold = true;
         limit = Math.min(batchSize, limit * 2);
     }
 
@@ -72,16 +78,43 @@ final class Isolation {
         limit = newLimit;
     }
 
-    /** The event failed alone and waits aside: full batches again, and the next one probes the origin. */
-    void heldAside() {
-        isolating = false;
-        probing = true;
+    /**
+     * An event failed alone and waits aside: full batches again. When one of the tenant's batches was accepted since
+     * the last hold, the halving goes on (another poison in the next batch is halved down to one event as well);
+     * otherwise the next batch probes the origin. A held event's own retry ({@code newlyHeld} false) changes nothing.
+     */
+    void heldAside(boolean newlyHeld) {
+        if (!newlyHeld) {
+            return;
+        }
+        isolating = deliveredSinceHold && !tenantFailing;
+        probing = !isolating && !tenantFailing;
+        deliveredSinceHold = false;
         limit = batchSize;
+    }
+
+    /** A retry ends a halving; the next try carries {@code nextLimit} events when that halves the batch. */
+    void retried(int batchSent, int nextLimit) {
+        isolating = false;
+        if (nextLimit < batchSent) {
+            limit = Math.max(1, nextLimit);
+        }
     }
 
     /** Any other decision ends a halving. */
     void settled() {
         isolating = false;
+    }
+
+    /**
+     * Events moved to dead_letters: ends a halving; a halving spaced by backoffs (the tenant failing) that reached one
+     * event starts again with full batches.
+     */
+    void deadLettered() {
+        isolating = false;
+        if (tenantFailing) {
+            limit = batchSize;
+        }
     }
 
     private boolean probe(boolean isolationTry) {

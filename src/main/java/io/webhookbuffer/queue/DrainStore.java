@@ -38,7 +38,7 @@ public class DrainStore {
      */
     private static final String HEAD_COLUMNS = " q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers,"
             + " q.received_at, q.attempts, q.next_attempt_at, q.failures, q.isolated_at,"
-            + " greatest(q.received_at, q.deliverable_since,"
+            + " q.waits, greatest(q.received_at, q.deliverable_since,"
             + " (SELECT ds.deliverable_since FROM tenants ds WHERE ds.tenant_id = $1)) AS deliverable_since\n";
 
     /**
@@ -128,22 +128,38 @@ public class DrainStore {
             ) q ON true""";
 
     /**
-     * The batch failed: count a try on each row and set when it may be tried again ({@code $4}, epoch ms on the
-     * drainer's clock: the clock it compares due times with). {@code $7} adds to the rows' own failures (1 only for
-     * an event that failed alone after the origin had accepted another batch, see delivery.FailurePolicy);
+     * The batch failed: count a try on each row ({@code $9}: 1, or 0 when the batch never reached the origin: a
+     * connection refused), and a wait (the backoff grows with {@code waits}), and set when it may be tried again
+     * ({@code $4}, epoch ms on the drainer's clock: the clock it compares due times with). {@code $7} adds to the
+     * rows' own failures (1 only for an event that failed alone after the origin had accepted another batch, see
+     * delivery.FailurePolicy);
      * {@code $8}, when set, marks the rows as held aside since that moment (epoch ms on the drainer's clock, the clock
      * its evidence of the origin's health is kept on).
      */
     static final String MARK_FAILED = """
             UPDATE event_queue q
-            SET attempts = q.attempts + 1,
+            SET attempts = q.attempts + $9, waits = q.waits + 1,
                 next_attempt_at = 'epoch'::timestamptz + $4::bigint * interval '1 millisecond',
                 last_status = $5, last_error = $6, failures = q.failures + $7,
                 isolated_at = coalesce('epoch'::timestamptz + $8::bigint * interval '1 millisecond', q.isolated_at)
             FROM drain_leases l
             WHERE q.tenant_id = $1 AND q.id = ANY($2::bigint[]) AND l.tenant_id = $1 AND l.token = $3""";
 
-    /** Moves rows to dead_letters with a status and reason each, in one statement (nothing lost in between). */
+    /**
+     * The batch failed and is halved at once to find the event that fails: count a try on each row, due as they were
+     * (no wait: the halves go now), with the answer as their last error.
+     */
+    static final String COUNT_TRY = """
+            UPDATE event_queue q
+            SET attempts = q.attempts + 1, last_status = $4, last_error = $5
+            FROM drain_leases l
+            WHERE q.tenant_id = $1 AND q.id = ANY($2::bigint[]) AND l.tenant_id = $1 AND l.token = $3""";
+
+    /**
+     * Moves rows to dead_letters with a status and reason each, in one statement (nothing lost in between). A move
+     * follows a try that carried the rows (a refusal, a failure, a 2xx that rejected them), counted here ({@code $6}:
+     * 1, or 0 when that try never reached the origin).
+     */
     static final String DEAD_LETTER = """
             WITH reasons AS (
                 SELECT * FROM unnest($2::bigint[], $4::int[], $5::text[]) AS r(id, status, error)
@@ -154,7 +170,7 @@ public class DrainStore {
             )
             INSERT INTO dead_letters (tenant_id, event_id, body, content_type, headers, received_at, attempts,
                                       last_status, last_error)
-            SELECT tenant_id, event_id, body, content_type, headers, received_at, attempts, dead_status, dead_error
+            SELECT tenant_id, event_id, body, content_type, headers, received_at, attempts + $6, dead_status, dead_error
             FROM moved""";
 
     /**
@@ -246,7 +262,8 @@ public class DrainStore {
             out.add(new QueuedEvent(r.getLong("id"), r.getString("event_id"), r.getBuffer("body").getBytes(),
                     r.getString("content_type"), r.getString("headers"), r.getOffsetDateTime("received_at"),
                     r.getInteger("attempts"), r.getOffsetDateTime("next_attempt_at"), r.getInteger("failures"),
-                    epochMillis(r.getOffsetDateTime("isolated_at")), epochMillis(r.getOffsetDateTime("deliverable_since"))));
+                    epochMillis(r.getOffsetDateTime("isolated_at")), r.getInteger("waits"),
+                    epochMillis(r.getOffsetDateTime("deliverable_since"))));
         }
         return out;
     }
@@ -257,10 +274,16 @@ public class DrainStore {
      * the lease was lost).
      */
     public Uni<Integer> markFailed(String tenantId, long token, Long[] ids, long dueAtMillis, Integer status,
-            String error, int ownFailures, Long isolatedAtMillis) {
+            String error, int ownFailures, Long isolatedAtMillis, int tries) {
         return pool.preparedQuery(MARK_FAILED)
                 .execute(Tuple.from(List.of(tenantId, ids, token, dueAtMillis)).addInteger(status).addString(error)
-                        .addInteger(ownFailures).addLong(isolatedAtMillis))
+                        .addInteger(ownFailures).addLong(isolatedAtMillis).addInteger(tries))
+                .map(RowSet::rowCount);
+    }
+
+    /** Counts a try on each row, due as they are (see {@link #COUNT_TRY}); 0 when the lease was lost. */
+    public Uni<Integer> countTry(String tenantId, long token, Long[] ids, Integer status, String error) {
+        return pool.preparedQuery(COUNT_TRY).execute(Tuple.of(tenantId, ids, token, status, error))
                 .map(RowSet::rowCount);
     }
 
@@ -268,8 +291,9 @@ public class DrainStore {
         return time == null ? 0 : time.toInstant().toEpochMilli();
     }
 
-    public Uni<Integer> deadLetter(String tenantId, long token, Long[] ids, Integer[] statuses, String[] errors) {
-        return pool.preparedQuery(DEAD_LETTER).execute(Tuple.of(tenantId, ids, token, statuses, errors))
+    public Uni<Integer> deadLetter(String tenantId, long token, Long[] ids, Integer[] statuses, String[] errors,
+            int tries) {
+        return pool.preparedQuery(DEAD_LETTER).execute(Tuple.of(tenantId, ids, token, statuses, errors, tries))
                 .map(rows -> rows.rowCount());
     }
 

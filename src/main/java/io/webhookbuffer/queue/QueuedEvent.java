@@ -3,16 +3,17 @@ package io.webhookbuffer.queue;
 import java.time.OffsetDateTime;
 
 /**
- * A row of event_queue as the drainer reads it. {@code attempts} counts every try so far; {@code failures} only the
- * tries that failed for the event's own reason (see delivery.FailurePolicy); {@code isolatedAtMillis} is when it last
- * failed alone (epoch ms, 0 when it never did): such an event is held aside and retried alone.
- * {@code deliverableSinceMillis} is when the event last became deliverable (epoch ms): its receipt, its replay from
- * dead letters, or the end of its tenant's last pause or hold, whichever is latest; {@code buffer.delivery.max-age}
- * counts from there.
+ * A row of event_queue as the drainer reads it. {@code attempts} counts every try that carried it so far (a halving
+ * try included); {@code failures} only the tries that failed for the event's own reason (see
+ * delivery.FailurePolicy); {@code isolatedAtMillis} is when it last failed alone (epoch ms, 0 when it never did): such
+ * an event is held aside and retried alone; {@code waits} the tries after which it waited out a backoff (the backoff
+ * grows with it). {@code deliverableSinceMillis} is when the event last became deliverable (epoch ms): its receipt,
+ * its replay from dead letters, or the end of its tenant's last pause or hold, whichever is latest;
+ * {@code buffer.delivery.max-age} counts from there.
  */
 public record QueuedEvent(long id, String eventId, byte[] body, String contentType, String headersJson,
         OffsetDateTime receivedAt, int attempts, OffsetDateTime nextAttemptAt, int failures, long isolatedAtMillis,
-        long deliverableSinceMillis) {
+        int waits, long deliverableSinceMillis) {
 
     /** The event failed alone before: it is sent alone, and waits aside while the events behind it go on. */
     public boolean heldAside() {

@@ -21,13 +21,13 @@ class BatchPlannerTests {
         OffsetDateTime received = OffsetDateTime.ofInstant(Instant.ofEpochMilli(NOW - 60_000), ZoneOffset.UTC);
         OffsetDateTime due = OffsetDateTime.ofInstant(Instant.ofEpochMilli(dueAt), ZoneOffset.UTC);
         return new QueuedEvent(id, "e" + id, new byte[bytes], "application/json", "{}", received, 0, due, 0,
-                isolatedAt, received.toInstant().toEpochMilli());
+                isolatedAt, 0, received.toInstant().toEpochMilli());
     }
 
     private static QueuedEvent fresh(long id, long receivedAt, int attempts) {
         OffsetDateTime received = OffsetDateTime.ofInstant(Instant.ofEpochMilli(receivedAt), ZoneOffset.UTC);
         return new QueuedEvent(id, "e" + id, new byte[1], "application/json", "{}", received, attempts, received, 0, 0,
-                receivedAt);
+                attempts, receivedAt);
     }
 
     private static List<Long> ids(BatchPlanner.Plan plan) {

@@ -38,7 +38,7 @@ class FailurePolicyTests {
     private static QueuedEvent event(long id, long receivedAt, int attempts, int failures, long isolatedAt) {
         OffsetDateTime received = OffsetDateTime.ofInstant(Instant.ofEpochMilli(receivedAt), ZoneOffset.UTC);
         return new QueuedEvent(id, "e" + id, new byte[0], "application/json", "{}", received, attempts, received,
-                failures, isolatedAt, receivedAt);
+                failures, isolatedAt, attempts, receivedAt);
     }
 
     private static List<QueuedEvent> batch(int n) {
@@ -115,7 +115,9 @@ class FailurePolicyTests {
     void whenTheProbeBehindAHeldEventFailsTooTheTenantsFailuresAreTheOrigins() {
         Context probe = new Context(T0 + 10_000, T0 + 5_000, false, true, false, T0 + 12_000);
         Decision d = decide(batch(50), status(500), probe);
-        assertEquals(Action.RETRY, d.action(), "no new halving: the events behind the held one fail as well");
+        assertEquals(Action.RETRY, d.action(), "no quick halving: the events behind the held one fail as well");
+        assertEquals(25, d.limit(), "the next try, after the backoff, carries half the batch");
+        assertTrue(d.deadLetter().isEmpty());
         // Until one of its batches is accepted, a held event's failures do not count, even with others succeeding.
         QueuedEvent held = event(1, T0, 4, 2, T0 + 11_000);
         Decision alone = decide(List.of(held), status(500),
@@ -124,6 +126,40 @@ class FailurePolicyTests {
         assertFalse(alone.ownFailure());
         assertEquals(Action.RETRY, decide(batch(50), status(500),
                 new Context(T0 + 20_000, T0 + 5_000, false, false, true, T0 + 21_000)).action());
+    }
+
+    @Test
+    void whileTheTenantFailsTheHalvingGoesOnOneStepPerBackoffAndSetsALoneFailureAsideUncounted() {
+        Context tenantFailing = new Context(T0 + 10_000, T0 + 20_000, false, false, true, T0 + 30_000);
+        Decision half = decide(batch(12), status(500), tenantFailing);
+        assertEquals(Action.RETRY, half.action());
+        assertEquals(6, half.limit());
+        assertTrue(half.delayMillis() > 0, "one step per backoff, not at once");
+        Decision alone = decide(batch(1), status(500), tenantFailing);
+        assertEquals(Action.HOLD_ASIDE, alone.action(), "the events behind it are tried next");
+        assertFalse(alone.ownFailure());
+    }
+
+    @Test
+    void whileTheTenantFailsABatchPastMaxAgeIsHalvedNotDeadLetteredWholeAndALoneOneIs() {
+        long now = T0 + Duration.ofHours(73).toMillis();
+        Context tenantFailing = new Context(now - 20_000, now - 10_000, false, false, true, now);
+        Decision half = decide(batch(8), status(500), tenantFailing);
+        assertEquals(Action.RETRY, half.action());
+        assertEquals(4, half.limit());
+        assertEquals(List.of(), half.deadLetter(), "its halves have not been told apart yet");
+        Decision alone = decide(batch(1), status(500), tenantFailing);
+        assertEquals(Action.DEAD_LETTER, alone.action());
+        assertTrue(alone.reason().contains("max-age"), alone.reason());
+    }
+
+    @Test
+    void theBackoffGrowsWithTheEventsWaitsNotWithItsHalvingTries() {
+        OffsetDateTime received = OffsetDateTime.ofInstant(Instant.ofEpochMilli(T0), ZoneOffset.UTC);
+        QueuedEvent halvedSixTimes = new QueuedEvent(1, "e1", new byte[0], "application/json", "{}", received, 6,
+                received, 0, 0, 0, T0);
+        Decision d = decide(List.of(halvedSixTimes), status(503), healthy(T0 + 30_000));
+        assertEquals(2_000, d.delayMillis(), "its first wait: 2 s (jitter at 1.0)");
     }
 
     @Test
@@ -200,7 +236,7 @@ class FailurePolicyTests {
         OffsetDateTime received = OffsetDateTime.ofInstant(Instant.ofEpochMilli(T0), ZoneOffset.UTC);
         // Received 73 h ago, deliverable again an hour ago (replayed, or its tenant resumed): it is not too old.
         QueuedEvent resumed = new QueuedEvent(1, "e1", new byte[0], "application/json", "{}", received, 0, received, 0,
-                0, now - Duration.ofHours(1).toMillis());
+                0, 0, now - Duration.ofHours(1).toMillis());
         Decision d = decide(List.of(resumed), status(503), healthy(now));
         assertEquals(Action.RETRY, d.action());
         assertEquals(List.of(), d.deadLetter());

@@ -38,7 +38,7 @@ class IsolationTests {
     void theBatchAfterAHeldEventProbesAndItsSuspectFailureMarksTheTenantFailingUntilADelivery() {
         Isolation isolation = new Isolation(8);
         isolation.split(FailurePolicy.Verdict.SUSPECT, 1);
-        isolation.heldAside();
+        isolation.heldAside(true);
         assertEquals(8, isolation.limit());
         FailurePolicy.Context probe = isolation.context(HEALTHY, false, 0);
         assertTrue(probe.probe());
@@ -49,5 +49,45 @@ class IsolationTests {
         assertTrue(after.tenantFailing());
         isolation.delivered();
         assertFalse(isolation.context(HEALTHY, false, 0).tenantFailing());
+    }
+
+    @Test
+    void afterADeliveryTheBatchBehindANewlyHeldEventGoesOnHalvingInsteadOfProbing() {
+        Isolation isolation = new Isolation(8);
+        isolation.split(FailurePolicy.Verdict.SUSPECT, 4);
+        isolation.delivered(); // the first half was accepted: the tenant is served
+        isolation.split(FailurePolicy.Verdict.SUSPECT, 1);
+        isolation.heldAside(true);
+        assertTrue(isolation.halving(), "a second poison behind the first is halved down to one event too");
+        assertFalse(isolation.context(HEALTHY, false, 0).probe());
+        assertEquals(8, isolation.limit());
+        isolation.split(FailurePolicy.Verdict.SUSPECT, 1);
+        isolation.heldAside(true);
+        assertFalse(isolation.halving(), "no delivery since the last hold: the next batch probes");
+        assertTrue(isolation.context(HEALTHY, false, 0).probe());
+    }
+
+    @Test
+    void aHeldEventsOwnRetryLeavesTheTenantsStateAsItWas() {
+        Isolation isolation = new Isolation(8);
+        isolation.split(FailurePolicy.Verdict.SUSPECT, 2);
+        isolation.heldAside(false);
+        assertTrue(isolation.halving());
+        assertEquals(2, isolation.limit());
+    }
+
+    @Test
+    void aFailingTenantsRetryHalvesTheNextTryAndADeadLetterAtTheBottomStartsAgainFull() {
+        Isolation isolation = new Isolation(8);
+        isolation.split(FailurePolicy.Verdict.SUSPECT, 1);
+        isolation.heldAside(true);
+        isolation.failed(FailurePolicy.Verdict.SUSPECT, false); // the probe failed
+        isolation.retried(8, 4);
+        assertEquals(4, isolation.limit());
+        isolation.retried(4, 4);
+        assertEquals(4, isolation.limit(), "a retry that does not halve leaves the size");
+        isolation.retried(2, 1);
+        isolation.deadLettered();
+        assertEquals(8, isolation.limit());
     }
 }
