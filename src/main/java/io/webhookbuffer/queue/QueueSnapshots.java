@@ -39,7 +39,8 @@ public class QueueSnapshots {
      * kept by triggers in the statements that insert and delete queue rows, a few rows per tenant); and, as
      * {@code per}, each of those tenants with its depth ({@code events}) and its head, the next row to deliver (the
      * first by id, one probe of the (tenant_id, id) primary key): {@code oldest} (its received_at), {@code attempts},
-     * {@code next_attempt} and, once attempted, the origin's last answer. O(tenants): nothing here reads a row per
+     * {@code next_attempt} and, once tried (a refused connection is tried, not attempted: see {@code waits}), the
+     * origin's last answer. O(tenants): nothing here reads a row per
      * queued event. Shared by the backlog snapshot and the lifecycle scan (LifecycleStore).
      */
     public static final String QUEUED_HEADS = """
@@ -49,10 +50,10 @@ public class QueueSnapshots {
             ), per AS (
                 SELECT d.tenant_id, d.events,
                        h.received_at AS oldest, h.attempts, h.next_attempt_at AS next_attempt,
-                       CASE WHEN h.attempts > 0 THEN h.last_status END AS last_status,
-                       CASE WHEN h.attempts > 0 THEN h.last_error END AS last_error
+                       CASE WHEN h.attempts > 0 OR h.waits > 0 THEN h.last_status END AS last_status,
+                       CASE WHEN h.attempts > 0 OR h.waits > 0 THEN h.last_error END AS last_error
                 FROM depth d CROSS JOIN LATERAL (
-                    SELECT q.received_at, q.attempts, q.next_attempt_at, q.last_status, q.last_error
+                    SELECT q.received_at, q.attempts, q.waits, q.next_attempt_at, q.last_status, q.last_error
                     FROM event_queue q WHERE q.tenant_id = d.tenant_id ORDER BY q.id LIMIT 1) h
             )""";
 
