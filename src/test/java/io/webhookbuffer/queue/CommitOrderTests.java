@@ -63,6 +63,36 @@ class CommitOrderTests {
     }
 
     @Test
+    void aDeadLetterReplayWaitsForAnOpenCommitOfItsTenantSoItsRowsCommitInIdOrderToo() {
+        String tenant = "order-" + UUID.randomUUID();
+        pool.preparedQuery("""
+                INSERT INTO dead_letters (tenant_id, event_id, body, content_type, headers, received_at, attempts,
+                    last_status, last_error)
+                VALUES ($1, 'replayed', '\\x7b7d', 'application/json', '{}', now(), 1, 500, 'HTTP 500')""")
+                .execute(Tuple.of(tenant)).await().atMost(PATIENCE);
+        SqlConnection first = pool.getConnection().await().atMost(PATIENCE);
+        SqlConnection second = pool.getConnection().await().atMost(PATIENCE);
+        try {
+            first.query("BEGIN").execute().await().atMost(PATIENCE);
+            insert(first, tenant, "y").await().atMost(PATIENCE); // open: its row has an id, not yet committed
+            int secondPid = pid(second);
+            CompletableFuture<?> replay = second.preparedQuery(DeadLetterStore.REPLAY)
+                    .execute(Tuple.of(tenant, new Long[0], null, null)).subscribeAsCompletionStage();
+            await().atMost(PATIENCE).until(() -> replay.isDone() || waitsForALock(secondPid));
+            assertFalse(replay.isDone(), "the replay of the tenant's dead letter committed while a commit of the"
+                    + " tenant was still open: a drainer past the replayed row would never look back for the first");
+            first.query("COMMIT").execute().await().atMost(PATIENCE);
+            await().atMost(PATIENCE).until(replay::isDone);
+            List<String> byId = pool.preparedQuery("SELECT event_id FROM event_queue WHERE tenant_id = $1 ORDER BY id")
+                    .execute(Tuple.of(tenant)).await().atMost(PATIENCE).stream().map(r -> r.getString(0)).toList();
+            assertEquals(List.of("y", "replayed"), byId);
+        } finally {
+            first.closeAndAwait();
+            second.closeAndAwait();
+        }
+    }
+
+    @Test
     void writersOfTenantsInOtherLockBucketsDoNotWaitForEachOther() {
         String tenant = "order-" + UUID.randomUUID();
         String other = tenantInAnotherBucket(tenant);
