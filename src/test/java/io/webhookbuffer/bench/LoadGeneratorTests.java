@@ -1,6 +1,7 @@
 package io.webhookbuffer.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -8,7 +9,11 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -147,6 +152,81 @@ class LoadGeneratorTests {
                 "wall-clock times of the lines, about a second or more apart: " + lines);
     }
 
+    @Test
+    void newIdsNameTheTenantsLastAcceptedIdDuplicatesRepeatARecentEventAndTheHotTenantTakesItsShare()
+            throws Exception {
+        List<String[]> received = Collections.synchronizedList(new ArrayList<>());
+        int port = start(request -> request.body().onSuccess(body -> {
+            received.add(new String[] { request.path().substring("/webhook/".length()), request.getHeader("X-Event-ID") });
+            request.response().setStatusCode(202).end("{}");
+        }));
+
+        // One connection, closed loop: each request leaves after the previous one's 202, so the order is the model's.
+        LoadResult result = run(port, "--count", "300", "--connections", "1", "--tenants", "3", "--hot-share", "0.5",
+                "--duplicates", "0.2");
+
+        Map<String, String> lastAccepted = new HashMap<>();
+        Set<String> sent = new HashSet<>();
+        List<String> newQuietTenants = new ArrayList<>();
+        int duplicates = 0;
+        int toHotTenant = 0;
+        for (String[] r : received) {
+            String tenant = r[0];
+            String id = r[1];
+            toHotTenant += tenant.equals("gen-0") ? 1 : 0;
+            if (!sent.add(tenant + '\t' + id)) {
+                duplicates++;
+            } else {
+                String previous = lastAccepted.get(tenant);
+                String expected = previous == null ? "" : "~" + previous.split("~")[0];
+                assertEquals(expected, id.contains("~") ? id.substring(id.indexOf('~')) : "", "predecessor of " + id);
+                if (!tenant.equals("gen-0")) {
+                    newQuietTenants.add(tenant);
+                }
+            }
+            lastAccepted.put(tenant, id);
+        }
+        assertEquals(300, received.size());
+        assertTrue(duplicates > 0, "a share of the requests repeats a recent event (same tenant, same id)");
+        assertEquals(Map.of("202", 300L), result.statuses());
+        assertEquals(toHotTenant, result.hotLatency().count(), "the hot tenant's answers, apart");
+        assertEquals(300 - toHotTenant, result.quietLatency().count());
+        assertTrue(toHotTenant > 0 && toHotTenant < 300, "the hot tenant takes a share, not all: " + toHotTenant);
+        for (int i = 0; i < newQuietTenants.size(); i++) {
+            assertEquals(i % 2 == 0 ? "gen-1" : "gen-2", newQuietTenants.get(i), "the quiet tenants in turn");
+        }
+    }
+
+    @Test
+    void tenantFromSendsToTheTenantsFromThereInTurn() throws Exception {
+        List<String> paths = Collections.synchronizedList(new ArrayList<>());
+        int port = start(request -> request.body().onSuccess(body -> {
+            paths.add(request.path());
+            request.response().setStatusCode(202).end("{}");
+        }));
+
+        run(port, "--count", "6", "--connections", "1", "--tenants", "4", "--tenant-from", "2");
+
+        assertEquals(List.of("/webhook/gen-2", "/webhook/gen-3", "/webhook/gen-2", "/webhook/gen-3", "/webhook/gen-2",
+                "/webhook/gen-3"), paths);
+    }
+
+    @Test
+    void refusesOptionsThatOnlyMakeSenseTogetherFirstBrokenRuleFirst() {
+        Map<String, List<String>> refusals = new LinkedHashMap<>();
+        refusals.put("--provision takes true, false or only", List.of("--provision", "maybe", "--tenant-from", "20"));
+        refusals.put("--provision needs --control-secret", List.of("--provision", "true"));
+        refusals.put("--tenant-from must be below --tenants", List.of("--tenants", "2", "--tenant-from", "2"));
+        refusals.put("--hot-share needs at least 2 tenants", List.of("--tenants", "1", "--hot-share", "0.5"));
+        refusals.put("--warmup-path needs --warmup", List.of("--warmup-path", "/prime/"));
+        refusals.put("--windows end after --duration", List.of("--duration", "10s", "--windows", "cold=0-15"));
+        refusals.put("a burst needs --rate (open model)", List.of("--burst-for", "5s"));
+        refusals.forEach((reason, options) -> assertEquals(reason, assertThrows(IllegalArgumentException.class,
+                () -> settings(0, options.toArray(String[]::new))).getMessage(), String.join(" ", options)));
+        settings(0, "--provision", "only", "--control-secret", "c", "--tenants", "2", "--tenant-from", "1",
+                "--hot-share", "0.5", "--warmup", "1s", "--warmup-path", "/prime/", "--rate", "10", "--burst-for", "1s");
+    }
+
     private int start(Handler<HttpServerRequest> handler) throws Exception {
         server = vertx.createHttpServer().requestHandler(handler);
         return server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
@@ -154,11 +234,13 @@ class LoadGeneratorTests {
     }
 
     private static LoadResult run(int port, String... options) throws Exception {
+        return new LoadGenerator(settings(port, options), new PrintWriter(new StringWriter())).run();
+    }
+
+    private static LoadGenerator.Settings settings(int port, String... options) {
         List<String> args = new ArrayList<>(List.of("--url", "http://127.0.0.1:" + port,
                 "--tenant-prefix", "gen", "--webhook-secret", SECRET, "--duplicates", "0"));
         args.addAll(List.of(options));
-        LoadGenerator.Settings settings = LoadGenerator.Settings.from(
-                CliOptions.parse(args.toArray(String[]::new), LoadGenerator.OPTIONS));
-        return new LoadGenerator(settings, new PrintWriter(new StringWriter())).run();
+        return LoadGenerator.Settings.from(CliOptions.parse(args.toArray(String[]::new), LoadGenerator.OPTIONS));
     }
 }
