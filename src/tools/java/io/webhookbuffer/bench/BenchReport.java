@@ -45,9 +45,8 @@ public final class BenchReport {
                    [--wrk WRK_OUTPUT] [--wrk-ceiling WRK_OUTPUT] [--origin-samples TSV] [--cpu-samples TSV]
                    or: BenchReport --median SUMMARY.md[,SUMMARY.md...] (one table: the median of several runs)""";
     private static final Set<String> OPTIONS = Set.of("origin", "accepted", "ingest", "scenario", "drain-start-ms",
-            "drain-start-count", "wait", "http-ceiling", "pgbench", "pgbench-rows", "rss-kb", "baseline", "live-heap-mb", "bulkhead",
-            "summary-out", "median", "wrk", "wrk-ceiling", "origin-samples",
-            "cpu-samples");
+            "drain-start-count", "wait", "http-ceiling", "pgbench", "pgbench-rows", "rss-kb", "baseline", "live-heap-mb",
+            "bulkhead", "summary-out", "median", "wrk", "wrk-ceiling", "origin-samples", "cpu-samples");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TPS = Pattern.compile("^tps = ([0-9.]+)", Pattern.MULTILINE);
 

@@ -2,6 +2,7 @@ package io.webhookbuffer.bench;
 
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
@@ -25,7 +26,7 @@ final class LeanConnection {
     private long sentNanos;
     private boolean closed;
 
-    LeanConnection(NetSocket socket, java.util.function.Consumer<LeanConnection> onClose) {
+    LeanConnection(NetSocket socket, Consumer<LeanConnection> onClose) {
         this.socket = socket;
         socket.handler(buffer -> {
             byte[] bytes = buffer.getBytes();

@@ -2,6 +2,7 @@ package io.webhookbuffer.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.function.IntConsumer;
 
 /**
  * Reads HTTP/1.1 responses off one keep-alive connection, byte by byte as they arrive in any split, and keeps only
@@ -31,7 +32,7 @@ final class ResponseParser {
      * Consumes {@code length} bytes from {@code offset}. Calls {@code onResponse} with the status of every response
      * completed by them, in order.
      */
-    void feed(byte[] bytes, int offset, int length, java.util.function.IntConsumer onResponse) {
+    void feed(byte[] bytes, int offset, int length, IntConsumer onResponse) {
         int i = offset;
         int end = offset + length;
         while (i < end) {
@@ -69,7 +70,7 @@ final class ResponseParser {
     }
 
     /** Convenience for tests and small inputs. */
-    void feed(String text, java.util.function.IntConsumer onResponse) {
+    void feed(String text, IntConsumer onResponse) {
         byte[] b = text.getBytes(StandardCharsets.ISO_8859_1);
         feed(b, 0, b.length, onResponse);
     }
@@ -118,37 +119,49 @@ final class ResponseParser {
         }
     }
 
+    /** One line of a response head: the status line, a header, or the blank line that ends the head. */
     private void headLine(String text) {
         if (status == 0) {
-            // Status line: HTTP/1.1 202 Accepted
-            if (!text.startsWith("HTTP/1.") || text.length() < 12 || text.charAt(8) != ' ') {
-                throw new IllegalStateException("not an HTTP/1.x status line: '" + text + "'");
-            }
-            try {
-                status = Integer.parseInt(text.substring(9, 12));
-            } catch (NumberFormatException e) {
-                throw new IllegalStateException("bad status in '" + text + "'");
-            }
-            return;
+            statusLine(text);
+        } else if (!text.isEmpty()) {
+            headerLine(text);
+        } else {
+            endOfHead();
         }
-        if (!text.isEmpty()) {
-            int colon = text.indexOf(':');
-            if (colon > 0) {
-                String name = text.substring(0, colon).strip().toLowerCase(Locale.ROOT);
-                String value = text.substring(colon + 1).strip();
-                if (name.equals("content-length")) {
-                    try {
-                        contentLength = Long.parseLong(value);
-                    } catch (NumberFormatException e) {
-                        throw new IllegalStateException("bad Content-Length '" + value + "'");
-                    }
-                } else if (name.equals("transfer-encoding") && value.toLowerCase(Locale.ROOT).contains("chunked")) {
-                    chunked = true;
+    }
+
+    private void statusLine(String text) {
+        // Status line: HTTP/1.1 202 Accepted
+        if (!text.startsWith("HTTP/1.") || text.length() < 12 || text.charAt(8) != ' ') {
+            throw new IllegalStateException("not an HTTP/1.x status line: '" + text + "'");
+        }
+        try {
+            status = Integer.parseInt(text.substring(9, 12));
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("bad status in '" + text + "'");
+        }
+    }
+
+    /** Keeps the two headers that frame the body: Content-Length and a chunked Transfer-Encoding. */
+    private void headerLine(String text) {
+        int colon = text.indexOf(':');
+        if (colon > 0) {
+            String name = text.substring(0, colon).strip().toLowerCase(Locale.ROOT);
+            String value = text.substring(colon + 1).strip();
+            if (name.equals("content-length")) {
+                try {
+                    contentLength = Long.parseLong(value);
+                } catch (NumberFormatException e) {
+                    throw new IllegalStateException("bad Content-Length '" + value + "'");
                 }
+            } else if (name.equals("transfer-encoding") && value.toLowerCase(Locale.ROOT).contains("chunked")) {
+                chunked = true;
             }
-            return;
         }
-        // The blank line: the head is complete.
+    }
+
+    /** The blank line: the head is complete; the body follows by its framing, or there is none. */
+    private void endOfHead() {
         if (status < 200 || status == 204 || status == 304) {
             complete();
         } else if (chunked) {

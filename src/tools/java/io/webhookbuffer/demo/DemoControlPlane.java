@@ -3,6 +3,7 @@ package io.webhookbuffer.demo;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,7 @@ public final class DemoControlPlane implements AutoCloseable {
     private final AtomicLong refusedBatches = new AtomicLong();
     private final Map<String, JsonNode> snapshots = new ConcurrentHashMap<>();
     private final Map<String, JsonNode> events = new ConcurrentHashMap<>();
-    private final List<Integer> eventBatches = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<Integer> eventBatches = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, Long> nonces = new ConcurrentHashMap<>();
     private final AtomicLong usagePosts = new AtomicLong();
     private final AtomicLong duplicateEvents = new AtomicLong();

@@ -1,7 +1,9 @@
 package io.webhookbuffer.demo;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -10,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -192,33 +195,7 @@ public final class DemoOrigin implements AutoCloseable {
                 return;
             }
             JsonNode batch = JSON.readTree(body).get("events");
-            StringBuilder rejected = new StringBuilder();
-            for (JsonNode event : batch) {
-                String delivered = event.path("eventId").asText();
-                // Counted, ordered and poisoned by the id the sender chose, as an origin splitting a bound id would.
-                String id = EventIds.providerId(delivered);
-                if (id.equals(poisonEventId)) {
-                    rejected.append(rejected.length() == 0 ? "" : ",")
-                            .append("{\"eventId\":").append(JSON.writeValueAsString(delivered))
-                            .append(",\"reason\":\"poison (demo origin)\"}");
-                    continue;
-                }
-                events.incrementAndGet();
-                String tenant = event.path("tenantId").asText();
-                if (!seen.add(tenant + '\t' + id)) {
-                    duplicates.incrementAndGet();
-                    continue;
-                }
-                tenants.add(tenant);
-                int mark = id.indexOf('~');
-                seenBases.add(tenant + '\t' + (mark < 0 ? id : id.substring(0, mark)));
-                if (mark >= 0 && !seenBases.contains(tenant + '\t' + id.substring(mark + 1))) {
-                    orderViolations.incrementAndGet();
-                }
-                long millis = System.currentTimeMillis();
-                firstNewEventAtMillis.compareAndSet(0, millis);
-                lastNewEventAtMillis.accumulateAndGet(millis, Math::max);
-            }
+            String rejected = countAndReject(batch);
             long n = batches.incrementAndGet();
             if (!quiet) {
                 LOG.info(String.format("batch %d: %d event(s) of tenant %s", n, batch.size(),
@@ -232,6 +209,42 @@ public final class DemoOrigin implements AutoCloseable {
         } finally {
             inFlight.decrementAndGet();
         }
+    }
+
+    /** Counts the batch's events and returns the rejected entries (the poison event's), comma-separated JSON objects. */
+    private String countAndReject(JsonNode batch) throws IOException {
+        StringBuilder rejected = new StringBuilder();
+        for (JsonNode event : batch) {
+            String delivered = event.path("eventId").asText();
+            // Counted, ordered and poisoned by the id the sender chose, as an origin splitting a bound id would.
+            String id = EventIds.providerId(delivered);
+            if (id.equals(poisonEventId)) {
+                rejected.append(rejected.length() == 0 ? "" : ",")
+                        .append("{\"eventId\":").append(JSON.writeValueAsString(delivered))
+                        .append(",\"reason\":\"poison (demo origin)\"}");
+                continue;
+            }
+            count(event.path("tenantId").asText(), id);
+        }
+        return rejected.toString();
+    }
+
+    /** One accepted event: a duplicate, or a new one (its tenant, whether its predecessor came first, its time). */
+    private void count(String tenant, String id) {
+        events.incrementAndGet();
+        if (!seen.add(tenant + '\t' + id)) {
+            duplicates.incrementAndGet();
+            return;
+        }
+        tenants.add(tenant);
+        int mark = id.indexOf('~');
+        seenBases.add(tenant + '\t' + (mark < 0 ? id : id.substring(0, mark)));
+        if (mark >= 0 && !seenBases.contains(tenant + '\t' + id.substring(mark + 1))) {
+            orderViolations.incrementAndGet();
+        }
+        long millis = System.currentTimeMillis();
+        firstNewEventAtMillis.compareAndSet(0, millis);
+        lastNewEventAtMillis.accumulateAndGet(millis, Math::max);
     }
 
     private boolean authentic(HttpExchange exchange, byte[] body) {
@@ -262,7 +275,7 @@ public final class DemoOrigin implements AutoCloseable {
         try (exchange) {
             exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
             exchange.sendResponseHeaders(200, 0); // chunked: a million ids are not buffered twice
-            try (var writer = new java.io.BufferedWriter(new java.io.OutputStreamWriter(exchange.getResponseBody(),
+            try (var writer = new BufferedWriter(new OutputStreamWriter(exchange.getResponseBody(),
                     StandardCharsets.UTF_8))) {
                 for (String key : seen) {
                     writer.write(key);
@@ -313,6 +326,6 @@ public final class DemoOrigin implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+        ((ExecutorService) server.getExecutor()).shutdownNow();
     }
 }
