@@ -11,15 +11,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,9 +30,7 @@ import org.HdrHistogram.Recorder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
-import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -42,8 +39,6 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.NetClient;
-import io.vertx.core.net.NetClientOptions;
 import io.webhookbuffer.controlplane.CommandSignature;
 import io.webhookbuffer.controlplane.CommandSignature.Direction;
 
@@ -90,7 +85,7 @@ public final class LoadGenerator {
             "accepted-out", "result-out", "label", "tenant-from", "warmup-path", "timeline", "windows", "self-warmup",
             "warmed-file", "await-ready");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final Duration GRACE = Duration.ofSeconds(30);
+    static final Duration GRACE = Duration.ofSeconds(30);
     /**
      * Control commands in flight while provisioning. Each claims its nonce in Redis; more than the service's Redis
      * pool and its wait queue hold at once are refused with 503 (nonce_store_unavailable).
@@ -125,29 +120,22 @@ public final class LoadGenerator {
                     pathOrNull(o.get("timeline", null)), Windows.parse(o.get("windows", null)),
                     o.duration("self-warmup", Duration.ZERO), pathOrNull(o.get("warmed-file", null)),
                     o.duration("await-ready", Duration.ZERO));
-            if (!Set.of("false", "true", "only").contains(s.provision)) {
-                throw new IllegalArgumentException("--provision takes true, false or only");
-            }
-            if (!"false".equals(s.provision) && s.controlSecret == null) {
-                throw new IllegalArgumentException("--provision needs --control-secret");
-            }
-            if (s.tenantFrom >= s.tenants) {
-                throw new IllegalArgumentException("--tenant-from must be below --tenants");
-            }
-            if (s.hotShare > 0 && s.tenants < 2) {
-                throw new IllegalArgumentException("--hot-share needs at least 2 tenants");
-            }
-            if (s.warmupPath != null && s.warmup.isZero()) {
-                throw new IllegalArgumentException("--warmup-path needs --warmup");
-            }
-            if (s.windows.endNanos() > s.duration.toNanos()) {
-                throw new IllegalArgumentException("--windows end after --duration");
-            }
-            if (!s.burstFor.isZero() && rate == 0) {
-                throw new IllegalArgumentException("a burst needs --rate (open model)");
-            }
+            // The options that only make sense together, checked in this order; the first broken rule is the answer.
+            refuseIf(!Set.of("false", "true", "only").contains(s.provision), "--provision takes true, false or only");
+            refuseIf(!"false".equals(s.provision) && s.controlSecret == null, "--provision needs --control-secret");
+            refuseIf(s.tenantFrom >= s.tenants, "--tenant-from must be below --tenants");
+            refuseIf(s.hotShare > 0 && s.tenants < 2, "--hot-share needs at least 2 tenants");
+            refuseIf(s.warmupPath != null && s.warmup.isZero(), "--warmup-path needs --warmup");
+            refuseIf(s.windows.endNanos() > s.duration.toNanos(), "--windows end after --duration");
+            refuseIf(!s.burstFor.isZero() && rate == 0, "a burst needs --rate (open model)");
             RequestSigner.forScheme(s.provider); // fails on an unknown scheme before any load is sent
             return s;
+        }
+
+        private static void refuseIf(boolean broken, String reason) {
+            if (broken) {
+                throw new IllegalArgumentException(reason);
+            }
         }
 
         private static Path pathOrNull(String p) {
@@ -171,22 +159,23 @@ public final class LoadGenerator {
         }
     }
 
-    private final Settings settings;
+    final Settings settings;
     private final PrintWriter out;
-    private final RequestSigner signer;
-    private final Recorder all = new Recorder(3);
+    // Shared by the drivers (LoadDriver), one per event loop: the signer, the recorders and counters they fill.
+    final RequestSigner signer;
+    final Recorder all = new Recorder(3);
     /** Every answer's latency, warm-up included, read once a second for {@code --timeline}. */
-    private final Recorder perSecond = new Recorder(3);
-    private final LongAdder failedThisSecond = new LongAdder();
+    final Recorder perSecond = new Recorder(3);
+    final LongAdder failedThisSecond = new LongAdder();
     private final List<String> timeline = new ArrayList<>();
-    private final Recorder hot = new Recorder(3);
-    private final Recorder quiet = new Recorder(3);
-    private final Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
-    private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
-    private final LongAdder unsent = new LongAdder();
-    private final AtomicLong nextTenant = new AtomicLong();
-    private final String runId = Long.toString(System.currentTimeMillis(), 36);
-    private final String filler;
+    final Recorder hot = new Recorder(3);
+    final Recorder quiet = new Recorder(3);
+    final Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
+    final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    final LongAdder unsent = new LongAdder();
+    final AtomicLong nextTenant = new AtomicLong();
+    final String runId = Long.toString(System.currentTimeMillis(), 36);
+    final String filler;
     private long readyAtEpochMs;
 
     LoadGenerator(Settings settings, PrintWriter out) {
@@ -253,13 +242,13 @@ public final class LoadGenerator {
     LoadResult load(Vertx vertx) throws Exception {
         int threads = settings.threads();
         long startNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200); // every driver deployed by then
-        List<Driver> drivers = new ArrayList<>();
+        List<LoadDriver> drivers = new ArrayList<>();
         List<Future<Void>> finished = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
             int connections = settings.connections() / threads + (i < settings.connections() % threads ? 1 : 0);
             long count = settings.count() == 0 ? Long.MAX_VALUE
                     : settings.count() / threads + (i < settings.count() % threads ? 1 : 0);
-            Driver driver = new Driver(i, Math.max(1, connections), count, startNanos);
+            LoadDriver driver = new LoadDriver(this, i, Math.max(1, connections), count, startNanos);
             drivers.add(driver);
             finished.add(driver.finished.future());
             vertx.deployVerticle(driver).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -301,7 +290,7 @@ public final class LoadGenerator {
             if (timeline.isEmpty()) {
                 timeline.add("second\tanswered\tp50_ms\tp99_ms\tmax_ms\tfailed\tepoch_ms");
             }
-            timeline.add(String.format(java.util.Locale.ROOT, "%.1f\t%d\t%.2f\t%.2f\t%.2f\t%d\t%d", secondsIn,
+            timeline.add(String.format(Locale.ROOT, "%.1f\t%d\t%.2f\t%.2f\t%.2f\t%d\t%d", secondsIn,
                     h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
                     h.getMaxValue() / 1000.0, failedThisSecond.sumThenReset(), System.currentTimeMillis()));
         }
@@ -330,12 +319,12 @@ public final class LoadGenerator {
         return copy;
     }
 
-    private long writeAccepted(List<Driver> drivers) throws IOException {
+    private long writeAccepted(List<LoadDriver> drivers) throws IOException {
         long n = 0;
         Writer writer = settings.acceptedOut() == null ? Writer.nullWriter()
                 : Files.newBufferedWriter(settings.acceptedOut(), StandardCharsets.UTF_8);
         try (writer) {
-            for (Driver d : drivers) {
+            for (LoadDriver d : drivers) {
                 for (String line : d.accepted) {
                     writer.write(line);
                     writer.write('\n');
@@ -424,287 +413,13 @@ public final class LoadGenerator {
                 });
     }
 
-    private static int port(URI url) {
+    static int port(URI url) {
         return url.getPort() < 0 ? 80 : url.getPort();
-    }
-
-    /** A request waiting for a free connection. */
-    private record Queued(Buffer request, LeanConnection.Answer answer) {
     }
 
     private HttpClientOptions clientOptions() {
         return new HttpClientOptions().setDefaultHost(settings.url().getHost())
                 .setDefaultPort(port(settings.url()))
                 .setKeepAlive(true).setTcpNoDelay(true).setPipelining(false);
-    }
-
-    // ---- the load ------------------------------------------------------------------------------------------------
-
-    /** One event loop's share of the connections and of the schedule. Its fields are touched only on its loop. */
-    private final class Driver extends AbstractVerticle {
-
-        private static final int RECENT = 1024;
-        private static final int PER_TICK = 1000;
-        final Promise<Void> finished = Promise.promise();
-        final List<String> accepted = new ArrayList<>();
-        private final int index;
-        private final int connections;
-        private final long count;
-        private final long startNanos;
-        private final long warmupNanos = settings.warmup().toNanos();
-        private final long totalNanos = settings.warmup().plus(settings.duration()).toNanos();
-        private final ArrivalSchedule schedule;
-        private final String[] recentTenant = new String[RECENT];
-        private final String[] recentId = new String[RECENT];
-        private int recentSize;
-        /** Per tenant, the id whose 202 arrived last (the order check's predecessor). */
-        private final Map<String, String> lastAccepted = new java.util.HashMap<>();
-        private final String host = settings.url().getHost() + ":" + port(settings.url());
-        private NetClient net;
-        private final List<LeanConnection> open = new ArrayList<>();
-        private final ArrayDeque<LeanConnection> idle = new ArrayDeque<>();
-        /** Requests due while every connection was busy (open model), sent in order as connections free up. */
-        private final ArrayDeque<Queued> queued = new ArrayDeque<>();
-        private boolean closing;
-        private long expiry = -1;
-        private long sent;
-        private long outstanding;
-        private boolean sending = true;
-        volatile long lastStartNanos;
-
-        Driver(int index, int connections, long count, long startNanos) {
-            this.index = index;
-            this.connections = connections;
-            this.count = count;
-            this.startNanos = startNanos;
-            int threads = settings.threads();
-            this.schedule = settings.openModel()
-                    ? new ArrivalSchedule(settings.rate() / threads, settings.burstRate() / threads,
-                            settings.warmup().plus(settings.burstAt()).toNanos(), settings.burstFor().toNanos())
-                    : null;
-            this.lastStartNanos = startNanos;
-        }
-
-        @Override
-        public void start(Promise<Void> started) {
-            net = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setTcpKeepAlive(true));
-            List<Future<Void>> connecting = new ArrayList<>();
-            for (int c = 0; c < connections; c++) {
-                connecting.add(connect());
-            }
-            Future.all(connecting).onFailure(started::fail).onSuccess(all -> {
-                started.complete();
-                long delayMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(startNanos - System.nanoTime()));
-                expiry = vertx.setPeriodic(1000, t -> expire());
-                if (schedule != null) {
-                    vertx.setTimer(delayMs, t -> vertx.setPeriodic(1, this::tick));
-                } else {
-                    vertx.setTimer(delayMs, t -> {
-                        for (int c = 0; c < connections; c++) {
-                            next();
-                        }
-                    });
-                }
-            });
-        }
-
-        /** Opens one connection and puts it to work; a connection the server closes is replaced. */
-        private Future<Void> connect() {
-            return net.connect(port(settings.url()), settings.url().getHost()).map(socket -> {
-                LeanConnection connection = new LeanConnection(socket, this::replace);
-                open.add(connection);
-                release(connection);
-                return null;
-            });
-        }
-
-        private void replace(LeanConnection gone) {
-            open.remove(gone);
-            idle.remove(gone);
-            if (!closing) {
-                vertx.setTimer(100, t -> connect().onFailure(f -> replace(null)));
-            }
-        }
-
-        /** A connection is free: it takes the oldest queued request, or waits for the next one. */
-        private void release(LeanConnection connection) {
-            if (connection.closed()) {
-                return;
-            }
-            Queued q = queued.poll();
-            if (q != null) {
-                sendOn(connection, q.request, q.answer);
-            } else {
-                idle.add(connection);
-            }
-        }
-
-        private void dispatch(Buffer request, LeanConnection.Answer answer) {
-            LeanConnection connection = idle.poll();
-            if (connection == null) {
-                queued.add(new Queued(request, answer));
-            } else {
-                sendOn(connection, request, answer);
-            }
-        }
-
-        private void sendOn(LeanConnection connection, Buffer request, LeanConnection.Answer answer) {
-            connection.send(request, (status, failure) -> {
-                release(connection);
-                answer.answered(status, failure);
-            });
-        }
-
-        private void expire() {
-            long now = System.nanoTime();
-            for (LeanConnection c : List.copyOf(open)) {
-                c.expire(now, GRACE.toNanos());
-            }
-        }
-
-        /**
-         * Open model: sends the requests that are due by now, stamped with the time each was due. At most
-         * {@link #PER_TICK} per tick, so answers are read between sends when the generator has fallen behind (those
-         * requests still count their latency from when they were due).
-         */
-        private void tick(long timerId) {
-            long elapsed = System.nanoTime() - startNanos;
-            long due = Math.min(Math.min(count, sent + PER_TICK), schedule.dueBy(Math.min(elapsed, totalNanos - 1)));
-            while (sent < due) {
-                long dueAt = startNanos + schedule.dueAt(sent);
-                sent++;
-                if (outstanding >= settings.maxOutstanding()) {
-                    unsent.increment(); // the server is this far behind: counted, and visible in the latency of the rest
-                    continue;
-                }
-                send(dueAt, null);
-            }
-            if ((elapsed >= totalNanos && sent >= schedule.dueBy(totalNanos - 1)) || sent >= count) {
-                vertx.cancelTimer(timerId);
-                sending = false;
-                maybeFinish();
-            }
-        }
-
-        /** Closed loop: one connection's next request, sent when its previous one was answered. */
-        private void next() {
-            // The start timer has millisecond resolution and may fire just before startNanos: the first requests still
-            // belong to the measured run.
-            long now = Math.max(System.nanoTime(), startNanos);
-            if (now - startNanos >= totalNanos || sent >= count) {
-                sending = false;
-                maybeFinish();
-                return;
-            }
-            sent++;
-            send(now, this::next);
-        }
-
-        private void send(long dueNanos, Runnable then) {
-            String tenant;
-            String id;
-            boolean hotTenant = false;
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            if (recentSize > 0 && settings.duplicates() > 0 && random.nextDouble() < settings.duplicates()) {
-                int pick = random.nextInt(Math.min(recentSize, RECENT));
-                tenant = recentTenant[pick];
-                id = recentId[pick];
-            } else {
-                int t;
-                if (settings.hotShare() > 0) {
-                    hotTenant = random.nextDouble() < settings.hotShare();
-                    t = hotTenant ? 0 : 1 + (int) (nextTenant.getAndIncrement() % (settings.tenants() - 1));
-                } else {
-                    int from = settings.tenantFrom();
-                    t = from + (int) (nextTenant.getAndIncrement() % (settings.tenants() - from));
-                }
-                tenant = settings.tenant(t);
-                String previous = lastAccepted.get(tenant);
-                id = runId + "-" + index + "-" + sent + (previous == null ? "" : "~" + previous.substring(0,
-                        previous.indexOf('~') < 0 ? previous.length() : previous.indexOf('~')));
-            }
-            boolean hotRequest = settings.hotShare() > 0 && tenant.equals(settings.tenant(0));
-            // With --warmup-path the warm-up goes elsewhere (the ceiling endpoint): this JVM's code gets compiled
-            // while the buffer's ingest path stays cold, which is what a cold-start run measures.
-            boolean priming = settings.warmupPath() != null && dueNanos - startNanos < warmupNanos;
-            outstanding++;
-            lastStartNanos = Math.max(lastStartNanos, Math.min(dueNanos, startNanos + totalNanos));
-            dispatch(request(priming ? settings.warmupPath() : settings.path(), tenant, id), (status, failure) -> {
-                outstanding--;
-                long latencyMicros = (System.nanoTime() - dueNanos) / 1000;
-                boolean measured = dueNanos - startNanos >= warmupNanos;
-                if (failure == null) {
-                    perSecond.recordValue(latencyMicros);
-                } else {
-                    failedThisSecond.increment();
-                }
-                if (priming) {
-                    // nothing was stored: neither an accepted id nor a measurement
-                } else if (failure == null) {
-                    answered(tenant, id, status, measured, hotRequest, latencyMicros);
-                    if (measured) {
-                        settings.windows().record(dueNanos - startNanos - warmupNanos, status, latencyMicros);
-                    }
-                } else if (measured) {
-                    errors.computeIfAbsent(failure.getClass().getSimpleName(), k -> new LongAdder()).increment();
-                }
-                if (then != null) {
-                    then.run();
-                } else {
-                    maybeFinish();
-                }
-            });
-        }
-
-        /** The whole request as one buffer: request line, headers (with the scheme's signature) and body. */
-        private Buffer request(String path, String tenant, String id) {
-            byte[] body = body(id);
-            StringBuilder head = new StringBuilder(256).append("POST ").append(path).append(tenant)
-                    .append(" HTTP/1.1\r\nHost: ").append(host)
-                    .append("\r\nContent-Type: application/json\r\nContent-Length: ").append(body.length)
-                    .append("\r\n");
-            signer.sign(settings.webhookSecret(), id, body,
-                    (name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
-            head.append("\r\n");
-            byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
-            return Buffer.buffer(headBytes.length + body.length).appendBytes(headBytes).appendBytes(body);
-        }
-
-        private void answered(String tenant, String id, int status, boolean measured, boolean hotRequest,
-                long latencyMicros) {
-            if (status == 202) {
-                accepted.add(tenant + '\t' + id);
-                lastAccepted.put(tenant, id);
-                int slot = recentSize++ % RECENT;
-                recentTenant[slot] = tenant;
-                recentId[slot] = id;
-            }
-            if (!measured) {
-                return;
-            }
-            statuses.computeIfAbsent(Integer.toString(status), k -> new LongAdder()).increment();
-            all.recordValue(latencyMicros);
-            if (settings.hotShare() > 0) {
-                (hotRequest ? hot : quiet).recordValue(latencyMicros);
-            }
-        }
-
-        private void maybeFinish() {
-            if (!sending && outstanding == 0 && !finished.future().isComplete()) {
-                closing = true;
-                vertx.cancelTimer(expiry);
-                List.copyOf(open).forEach(LeanConnection::close);
-                net.close();
-                finished.tryComplete();
-            }
-        }
-
-        /** A JSON body of about {@code --body-bytes}, carrying the event id. */
-        private byte[] body(String id) {
-            String head = "{\"id\":\"" + id + "\",\"type\":\"invoice.paid\",\"data\":{\"filler\":\"";
-            String tail = "\"}}";
-            int fill = Math.max(0, settings.bodyBytes() - head.length() - tail.length());
-            return (head + filler.substring(0, Math.min(fill, filler.length())) + tail).getBytes(StandardCharsets.UTF_8);
-        }
     }
 }
