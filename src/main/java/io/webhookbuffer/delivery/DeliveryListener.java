@@ -1,5 +1,7 @@
 package io.webhookbuffer.delivery;
 
+import java.util.Locale;
+
 /**
  * Told about every batch delivery attempt (the metrics package implements it). Runs on an event loop: it must be
  * cheap and must not block.
@@ -18,7 +20,7 @@ public interface DeliveryListener {
         CIRCUIT_OPEN;
 
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -151,18 +151,24 @@ public final class FailurePolicy {
     }
 
     private Decision suspect(List<QueuedEvent> batch, OriginResponse response, Context context) {
-        QueuedEvent first = batch.get(0);
-        boolean heldAlone = batch.size() == 1 && first.heldAside();
-        boolean isolate = context.isolating() || heldAlone
-                || (context.originHealthy() && !context.probe() && !context.tenantFailing());
-        if (!isolate) {
+        if (!isolating(batch, context)) {
             return context.probe() || context.tenantFailing()
                     ? spaced(batch, response, context.nowMillis())
                     : retry(batch, response, context.nowMillis()); // the origin fails others too: not this batch
         }
-        if (batch.size() > 1) {
-            return Decision.split(batch.size() / 2);
-        }
+        return batch.size() > 1 ? Decision.split(batch.size() / 2) : failedAlone(batch, response, context);
+    }
+
+    /** A halving goes on, a held event is tried alone, or the origin looks healthy for a batch that is no probe. */
+    private static boolean isolating(List<QueuedEvent> batch, Context context) {
+        boolean heldAlone = batch.size() == 1 && batch.get(0).heldAside();
+        return context.isolating() || heldAlone
+                || (context.originHealthy() && !context.probe() && !context.tenantFailing());
+    }
+
+    /** One event failed alone: held aside, its failure counted when the origin accepted another batch since. */
+    private Decision failedAlone(List<QueuedEvent> batch, OriginResponse response, Context context) {
+        QueuedEvent first = batch.get(0);
         boolean own = first.heldAside() && !context.tenantFailing()
                 && context.originLastSuccess() > first.isolatedAtMillis();
         int failures = first.failures() + (own ? 1 : 0);

@@ -1,5 +1,6 @@
 package io.webhookbuffer.delivery;
 
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -168,7 +169,7 @@ public class OriginClient {
                 }
             }
             return out;
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return Map.of();
         }
     }

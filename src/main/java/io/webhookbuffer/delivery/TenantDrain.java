@@ -296,9 +296,16 @@ final class TenantDrain {
         if (leaving) {
             parts.sweep().finished();
         }
-        if (again && next.kind() == Next.Kind.IDLE) {
+        if (again) {
+            lookAgain(next);
+        }
+    }
+
+    /** An event arrived while the step ran: look again now, or shortly when another replica held the tenant. */
+    private void lookAgain(Next next) {
+        if (next.kind() == Next.Kind.IDLE) {
             wakeHere();
-        } else if (again && next.kind() == Next.Kind.LOST && !parts.stopped()) {
+        } else if (next.kind() == Next.Kind.LOST && !parts.stopped()) {
             // Another replica held the tenant; it may have been releasing it just now. Look again shortly rather
             // than leaving a fresh event to the next sweep.
             wakeAt(now() + LOST_RETRY_MILLIS);

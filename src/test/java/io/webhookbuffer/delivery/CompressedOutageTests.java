@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,7 +83,7 @@ class CompressedOutageTests {
     void anOutageOfManyTimesMaxAttemptsTimesTheCapDeadLettersNothingAndDrainsAfterwards() throws Exception {
         List<String> tenants = List.of(tenant().provision(), tenant().provision());
         int closedPort;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+        try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
         for (String t : tenants) {

@@ -2,11 +2,13 @@ package io.webhookbuffer.delivery;
 
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
@@ -28,6 +31,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -111,7 +115,7 @@ class DeliveryTests {
     @Test
     void outageThenRecoveryDeliversEverythingWithGrowingCappedGaps() throws Exception {
         int closedPort;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+        try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
         String t = tenant().provision();
@@ -177,7 +181,7 @@ class DeliveryTests {
     void deliveryRatePacesATenantsBatches() {
         String t = tenant().provision();
         Signed.command("{\"deliveryRate\":20}").put("/control/tenants/" + t).then().statusCode(200)
-                .body("deliveryRate", org.hamcrest.Matchers.equalTo(20));
+                .body("deliveryRate", equalTo(20));
         for (int i = 0; i < 60; i++) {
             Events.accept(t, "paced-" + i, "{}");
         }
@@ -288,7 +292,7 @@ class DeliveryTests {
         long until = clock.millis() + outageMillis;
         // The whole origin fails, with the answers an outage gives: 500s, 502s and 503s, for every tenant.
         AtomicInteger failed = new AtomicInteger();
-        java.util.function.Function<FakeOrigin.Batch, Answer> outage = batch -> {
+        Function<FakeOrigin.Batch, Answer> outage = batch -> {
             if (clock.millis() >= until) {
                 return Answer.ok();
             }
@@ -401,21 +405,21 @@ class DeliveryTests {
 
         long firstId = page1.getLong("deadLetters[0].id");
         Signed.command("").get(path + "/" + firstId).then().statusCode(200)
-                .body("eventId", org.hamcrest.Matchers.equalTo(dl("dl-1")))
-                .body("rawBody", org.hamcrest.Matchers.equalTo("{\"id\":\"dl-1\"}"))
-                .body("lastStatus", org.hamcrest.Matchers.equalTo(400));
+                .body("eventId", equalTo(dl("dl-1")))
+                .body("rawBody", equalTo("{\"id\":\"dl-1\"}"))
+                .body("lastStatus", equalTo(400));
         Signed.command("").get(path + "/999999999").then().statusCode(404);
 
         origin.answer(t, batch -> Answer.ok());
         Signed.command("{\"ids\":[" + firstId + "]}").post(path + "/replay").then().statusCode(200)
-                .body("replayed", org.hamcrest.Matchers.equalTo(1)).body("replay", org.hamcrest.Matchers.equalTo(false));
+                .body("replayed", equalTo(1)).body("replay", equalTo(false));
         Signed.command("{\"ids\":[" + firstId + "]}").post(path + "/replay").then().statusCode(200)
-                .body("replayed", org.hamcrest.Matchers.equalTo(0)).body("replay", org.hamcrest.Matchers.equalTo(true));
+                .body("replayed", equalTo(0)).body("replay", equalTo(true));
         await().atMost(PATIENCE).until(() -> origin.batches(t).stream()
                 .anyMatch(b -> FakeOrigin.providerId(b.events().get(0)).equals("dl-1")
                         && b.events().get(0).get("attempts").asInt() == 1 && Db.queued(pool, t) == 0));
         Signed.command("{}").post(path + "/replay").then().statusCode(200)
-                .body("replayed", org.hamcrest.Matchers.equalTo(2));
+                .body("replayed", equalTo(2));
         await().atMost(PATIENCE).until(() -> Db.queued(pool, t) == 0 && deadLetters(t).isEmpty());
         List<String> tail = origin.providerIds(t).subList(origin.providerIds(t).size() - 2, origin.providerIds(t).size());
         assertEquals(List.of("dl-2", "dl-3"), tail, "replay keeps the original order");
@@ -424,11 +428,11 @@ class DeliveryTests {
         Events.accept(t, "dl-4", "{}");
         await().atMost(PATIENCE).until(() -> deadLetters(t).size() == 1);
         Signed.command("{\"from\":\"2000-01-01T00:00:00Z\"}").delete(path).then().statusCode(200)
-                .body("purged", org.hamcrest.Matchers.equalTo(1));
+                .body("purged", equalTo(1));
         Signed.command("{\"from\":\"2000-01-01T00:00:00Z\"}").delete(path).then().statusCode(200)
-                .body("purged", org.hamcrest.Matchers.equalTo(0)).body("replay", org.hamcrest.Matchers.equalTo(true));
+                .body("purged", equalTo(0)).body("replay", equalTo(true));
         assertTrue(deadLetters(t).isEmpty());
-        io.restassured.RestAssured.given().get(path).then().statusCode(401);
+        RestAssured.given().get(path).then().statusCode(401);
         Signed.command("{\"ids\":[\"x\"]}").post(path + "/replay").then().statusCode(400);
     }
 
@@ -440,7 +444,7 @@ class DeliveryTests {
             // A tenant's own origin gets the tenant's own credentials (never the global ones): here the demo's.
             Signed.command("{\"originUrl\":\"http://127.0.0.1:" + demo.port() + "\"" + ownCredentials())
                     .put("/control/tenants/" + t).then().statusCode(200);
-            io.restassured.RestAssured.given().post("http://127.0.0.1:" + demo.port() + "/mode?poison=demo-3")
+            RestAssured.given().post("http://127.0.0.1:" + demo.port() + "/mode?poison=demo-3")
                     .then().statusCode(200);
             for (int i = 1; i <= 5; i++) {
                 Events.accept(t, "demo-" + i, "{\"n\":" + i + "}");
