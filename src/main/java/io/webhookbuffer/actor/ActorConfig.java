@@ -17,22 +17,6 @@ public interface ActorConfig {
     @WithDefault("10m")
     Duration idleEviction();
 
-    /** How many recently accepted event ids each actor remembers (the database stays the dedupe truth). */
-    @WithDefault("1000")
-    int recentIds();
-
-    /** Messages an actor handles in one turn before yielding its thread to others. */
-    @WithDefault("64")
-    int turnLength();
-
-    /** Threads that continue actors which yielded; 0 means one per core. */
-    @WithDefault("0")
-    int threads();
-
-    /** Retry-After (seconds) sent when a tenant's mailbox is full. */
-    @WithDefault("1")
-    int overloadedRetryAfterSeconds();
-
     /** Retry-After (seconds) sent when the durable write failed, and on the requests refused at shutdown. */
     @WithDefault("30")
     int unavailableRetryAfterSeconds();

@@ -3,6 +3,13 @@ package io.webhookbuffer.actor;
 /** The tenant's decision about one event, as ingress turns it into HTTP. */
 public record IngestResult(Kind kind, String eventId, long retryAfterSeconds) {
 
+    /**
+     * {@code Retry-After} (seconds) of a busy answer: a tenant's mailbox full, a replica's connections or bodies in
+     * flight at their bound. Such a condition passes within a second or two, so the sender should come back soon; one
+     * second is the smallest whole value the header takes.
+     */
+    public static final int BUSY_RETRY_AFTER_SECONDS = 1;
+
     public enum Kind {
         /** Committed to PostgreSQL: 202. */
         BUFFERED,

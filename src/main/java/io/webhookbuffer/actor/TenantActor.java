@@ -24,7 +24,7 @@ import io.webhookbuffer.tenant.Tenant;
 /**
  * One tenant's single-threaded executor: an ordered mailbox that runs on whichever thread finds it idle (an event
  * loop or the database client's I/O thread; every message is short and never blocks), for at most
- * {@code turnLength} messages before it hands the rest to a shared executor so one busy tenant cannot hold a thread.
+ * {@link #TURN_LENGTH} messages before it hands the rest to a shared executor so one busy tenant cannot hold a thread.
  * Its {@link TenantPipeline} is touched only inside a turn.
  *
  * <p>With windows shared across replicas ({@link WindowLeases}), an event that finds no rate slot left waits, in
@@ -35,6 +35,17 @@ import io.webhookbuffer.tenant.Tenant;
 final class TenantActor {
 
     private static final Logger LOG = Logger.getLogger(TenantActor.class);
+    /**
+     * Messages an actor handles in one turn before it yields its thread: enough that a busy tenant's turn amortises
+     * the hand-off, few enough that an event loop that found the actor idle is back to its other connections within
+     * a few tens of microseconds.
+     */
+    static final int TURN_LENGTH = 64;
+    /**
+     * Recently accepted event ids each actor remembers, so a retried delivery is answered from memory; the database's
+     * unique key stays the dedupe truth, so this only saves a round trip and need not be tuned.
+     */
+    static final int RECENT_IDS = 1000;
 
     private final String tenantId;
     private final ActorConfig config;
@@ -73,16 +84,16 @@ final class TenantActor {
         this.clock = clock;
         this.leases = leases;
         this.queued = queued;
-        this.pipeline = leases == null ? new TenantPipeline<>(config.recentIds())
-                : new TenantPipeline<>(config.recentIds(), (limit, window) -> new LeasedWindow(limit, window,
-                        leases.config().maxLease(), Math.max(1, leases.config().leasePeriod().toSeconds())));
+        this.pipeline = leases == null ? new TenantPipeline<>(RECENT_IDS)
+                : new TenantPipeline<>(RECENT_IDS, (limit, window) -> new LeasedWindow(limit, window,
+                        leases.config().maxLease(), WindowLeases.LEASE_PERIOD_SECONDS));
     }
 
     CompletableFuture<IngestResult> ingest(Tenant tenant, IncomingEvent event) {
         if (outstanding.incrementAndGet() > config.mailboxCapacity()) {
             outstanding.decrementAndGet();
             return CompletableFuture.completedFuture(
-                    new IngestResult(Kind.OVERLOADED, event.eventId(), config.overloadedRetryAfterSeconds()));
+                    new IngestResult(Kind.OVERLOADED, event.eventId(), IngestResult.BUSY_RETRY_AFTER_SECONDS));
         }
         CompletableFuture<IngestResult> reply = new CompletableFuture<>();
         reply.whenComplete((result, failure) -> outstanding.decrementAndGet());
@@ -214,7 +225,7 @@ final class TenantActor {
                     // One bad message must not kill the tenant; its reply is failed and becomes a 503.
                     LOG.errorf(e, "tenant %s: actor message failed", tenantId);
                 }
-                if (++handled >= config.turnLength() && !mailbox.isEmpty()) {
+                if (++handled >= TURN_LENGTH && !mailbox.isEmpty()) {
                     executor.execute(this::runTurn); // still scheduled: the next turn continues on the executor
                     return;
                 }

@@ -47,7 +47,9 @@ public class TenantActors {
         this.rehearsalWriter = rehearsalWriter;
         this.leases = leases.config().shared() ? leases : null;
         this.queued = queued;
-        int threads = config.threads() > 0 ? config.threads() : Runtime.getRuntime().availableProcessors();
+        // One thread per core (as the JVM sees the container's CPU limit): actors' turns never block, so more
+        // threads would only contend with the event loops.
+        int threads = Runtime.getRuntime().availableProcessors();
         AtomicInteger n = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(threads, runnable -> {
             Thread t = new Thread(runnable, "tenant-actor-" + n.incrementAndGet());

@@ -20,10 +20,6 @@ public interface RateLimitConfig {
     @WithDefault("100")
     int maxLease();
 
-    /** How long a lease's slots are used before what is left is given back. */
-    @WithDefault("2s")
-    Duration leasePeriod();
-
     /**
      * How long a lease may take before admission falls back to the local share of the limit. Long enough that a
      * replica short of CPU does not fall back with Redis up (each fallback can admit a share over the limit); an

@@ -100,6 +100,14 @@ public class WindowLeases {
     /** The outcomes {@link #count} knows, the label values of {@code buffer_ratelimit_leases_total}. */
     public static final List<String> OUTCOMES = List.of("granted", "denied", "failed");
 
+    /**
+     * How long a lease's slots are used before what is left is given back, in seconds (leases are counted in whole
+     * seconds); on the fallback, how often a lease is tried again. Short enough that slots a replica took and did not
+     * use return to the others within a couple of seconds, long enough that a busy tenant asks Redis about once per
+     * lease rather than per event. Not a setting: {@code buffer.ratelimit.max-lease} bounds the slots one lease holds.
+     */
+    public static final int LEASE_PERIOD_SECONDS = 2;
+
     private final ReactiveRedisDataSource redis;
     private final RateLimitConfig config;
     private final LeaseListener listener;
@@ -117,8 +125,6 @@ public class WindowLeases {
             @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> database) {
         new ConfigCheck()
                 .range("buffer.ratelimit.max-lease", config.maxLease(), 1, 10_000)
-                .atLeast("buffer.ratelimit.lease-period", config.leasePeriod(), Duration.ofSeconds(1),
-                        "leases are counted in whole seconds")
                 .positive("buffer.ratelimit.redis-timeout", config.redisTimeout())
                 .atLeast("buffer.ratelimit.heartbeat", config.heartbeat(), Duration.ofSeconds(1),
                         "a replica's entry lapses after three heartbeats")

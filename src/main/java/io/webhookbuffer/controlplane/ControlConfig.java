@@ -48,8 +48,4 @@ public interface ControlConfig {
      * {@code POST {url}/lifecycle-events}, signed with {@code buffer.control.secret}. Unset: nothing is pushed.
      */
     Optional<String> url();
-
-    /** How long a push to the control plane may take before it counts as failed. */
-    @WithDefault("10s")
-    Duration requestTimeout();
 }

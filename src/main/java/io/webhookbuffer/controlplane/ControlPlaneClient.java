@@ -43,6 +43,12 @@ public class ControlPlaneClient {
     static final int MAX_ANSWER_BYTES = 4096;
 
     private static final Logger LOG = Logger.getLogger(ControlPlaneClient.class);
+    /**
+     * How long a push may take before it counts as failed. Pushes are background jobs that retry on their next run
+     * (the outbox and the usage rows stay until taken), so the bound only keeps a stalled control plane from holding
+     * connections; no operator needs another value.
+     */
+    static final long REQUEST_TIMEOUT_MILLIS = 10_000;
 
     private final ControlConfig config;
     private final NonceGuard nonces;
@@ -95,7 +101,7 @@ public class ControlPlaneClient {
                 .add("x-nonce", nonce)
                 .add("x-signature", signature);
         return Uni.createFrom().completionStage(() -> client.send(HttpMethod.POST, url, headers, Buffer.buffer(body),
-                config.requestTimeout().toMillis()).toCompletionStage())
+                REQUEST_TIMEOUT_MILLIS).toCompletionStage())
                 .map(answer -> {
                     if (answer.status() / 100 != 2) {
                         LOG.debugf("control plane answered %d to POST %s", answer.status(), path);

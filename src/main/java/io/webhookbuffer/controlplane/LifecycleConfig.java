@@ -13,10 +13,6 @@ public interface LifecycleConfig {
     @WithDefault("1h")
     Duration interval();
 
-    /** Where events go, under {@code buffer.control.url}, as {@code {"events": [...]}}. */
-    @WithDefault("/lifecycle-events")
-    String path();
-
     /** Most events per POST; a run sends batch after batch until the outbox is empty or one is not taken. */
     @WithDefault("50")
     int batchSize();

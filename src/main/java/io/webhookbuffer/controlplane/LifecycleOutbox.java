@@ -40,6 +40,8 @@ import io.webhookbuffer.usage.UsageFlusher;
 public class LifecycleOutbox {
 
     private static final Logger LOG = Logger.getLogger(LifecycleOutbox.class);
+    /** Where lifecycle events go, under {@code buffer.control.url}: the control plane's API, not a setting. */
+    static final String PATH = "/lifecycle-events";
 
     /** Its name and description are metrics.MetricNames.LIFECYCLE_REFUSED (ManifestTests holds them together). */
     static final String REFUSED_METRIC = "buffer.lifecycle.refused";
@@ -158,7 +160,7 @@ public class LifecycleOutbox {
         } catch (JsonProcessingException e) {
             return Uni.createFrom().failure(e);
         }
-        return client.post(config.path(), body).onFailure().invoke(f -> LOG.debugf("lifecycle push: %s", f.getMessage()))
+        return client.post(PATH, body).onFailure().invoke(f -> LOG.debugf("lifecycle push: %s", f.getMessage()))
                 .onFailure().recoverWithNull();
     }
 

@@ -36,6 +36,8 @@ public class UsageReporter {
 
     private static final Logger LOG = Logger.getLogger(UsageReporter.class);
     private static final int CONCURRENT_PUSHES = 4;
+    /** Where snapshots go, under {@code buffer.control.url}: the control plane's API, not a setting. */
+    static final String PATH = "/usage";
 
     private final UsageStore store;
     private final UsageFlusher flusher;
@@ -130,7 +132,7 @@ public class UsageReporter {
             return Uni.createFrom().failure(e);
         }
         Object tenant = snapshot.get("tenantId");
-        return client.post(config.path(), body)
+        return client.post(PATH, body)
                 .map(status -> {
                     if (status / 100 != 2) {
                         LOG.warnf("usage snapshot of %s refused by the control plane (%d); the next run resends it",

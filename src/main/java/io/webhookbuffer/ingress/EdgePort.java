@@ -29,7 +29,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.actor.IngestResult;
 
 /**
  * The webhook port ({@code buffer.ingress.port}, 8080), the one the internet reaches: a Vert.x HTTP server of our own
@@ -84,7 +84,7 @@ public class EdgePort {
     private volatile int actualPort = -1;
     private volatile String deployment;
 
-    public EdgePort(Vertx vertx, IngressListener listener, IngressConfig config, ActorConfig actor, ObjectMapper json,
+    public EdgePort(Vertx vertx, IngressListener listener, IngressConfig config, ObjectMapper json,
             ServerLimits limits) throws JsonProcessingException {
         this.vertx = vertx;
         this.listener = listener;
@@ -93,7 +93,7 @@ public class EdgePort {
         this.headTimeoutMillis = config.headTimeout().toMillis();
         this.maxConnections = config.maxConnections();
         this.hardLimit = maxConnections + Math.max(MIN_OVERFLOW, maxConnections / OVERFLOW_DIVISOR);
-        this.retryAfter = Integer.toString(actor.overloadedRetryAfterSeconds());
+        this.retryAfter = Integer.toString(IngestResult.BUSY_RETRY_AFTER_SECONDS);
         this.tooManyConnections = Buffer.buffer(json.writeValueAsBytes(
                 new IngressReply("unavailable", null, EdgeRefusal.TOO_MANY_CONNECTIONS.label())));
         this.options = limits.options(host);

@@ -26,11 +26,14 @@ public interface IngressConfig {
     List<String> forwardHeaders();
 
     /**
-     * Body bytes the requests in flight on this replica may hold at once, all tenants together: taken when a request
-     * is admitted (its {@code Content-Length}; for a chunked body, the room it is read into, taken as that room
-     * doubles up to the tenant's limit) and given back with its answer. A request that
-     * does not fit is answered 503 with {@code Retry-After} before more of its body is read. At least
-     * {@code quarkus.http.limits.max-body-size}, so that the largest body can always be taken alone.
+     * Body bytes the requests in flight on this replica may hold at once, divided between tenants: a tenant may hold
+     * at most half of what the others leave ({@code FairShare}), so bodies aimed at one tenant leave at least half to
+     * the rest. A body is charged for the room its arrived bytes are read into, never for the {@code Content-Length}
+     * it declares: the room grows before it doubles, from 16 KiB up to the declared length or the tenant's limit, so
+     * up to twice the bytes that arrived (a body its headers refused already is not kept, and counts as it arrives);
+     * given back with the answer. A request past its tenant's share is answered 503 {@code replica_busy} with
+     * {@code Retry-After} before more of its body is read. At least twice {@code quarkus.http.limits.max-body-size},
+     * so that a tenant alone (half) can always take the largest body.
      */
     @WithDefault("67108864")
     long maxInFlightBytes();

@@ -23,6 +23,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.tenant.LookupRefused;
 import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
@@ -123,7 +124,7 @@ public class IngressGate {
         this.ceiling = ceiling.asLongValue();
         this.bodyTimeoutMillis = config.bodyTimeout().toMillis();
         this.maxHeaderCount = config.maxHeaderCount();
-        this.busyRetryAfter = actor.overloadedRetryAfterSeconds();
+        this.busyRetryAfter = IngestResult.BUSY_RETRY_AFTER_SECONDS;
         this.unavailableRetryAfter = actor.unavailableRetryAfterSeconds();
     }
 

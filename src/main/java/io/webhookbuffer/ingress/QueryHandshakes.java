@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
 import io.webhookbuffer.verify.Providers;
@@ -52,7 +53,7 @@ public class QueryHandshakes {
         this.refusals = refusals;
         this.writer = writer;
         this.listener = listener;
-        this.busyRetryAfter = actor.overloadedRetryAfterSeconds();
+        this.busyRetryAfter = IngestResult.BUSY_RETRY_AFTER_SECONDS;
         this.unavailableRetryAfter = actor.unavailableRetryAfterSeconds();
     }
 

@@ -46,6 +46,12 @@ public class Retention {
     }
 
     /**
+     * Rows removed per DELETE statement: small enough that no statement holds its locks or writes its WAL for long
+     * (a few milliseconds), large enough that a day's expired rows go in a few hundred statements.
+     */
+    static final int BATCH = 5000;
+
+    /**
      * Dead letters carry their bodies (up to the tenant's body limit, 1 MiB by default): fewer per statement, so that a
      * batch stays short in time and in WAL.
      */
@@ -55,7 +61,7 @@ public class Retention {
 
     public Retention(DedupeRetention dedupe, DedupeConfig dedupeConfig, DeadLetterStore deadLetters,
             QueueConfig queue, UsageStore usage, LifecycleStore lifecycle) {
-        int batch = dedupeConfig.cleanupBatchSize();
+        int batch = BATCH;
         Duration deadLetterRetention = queue.deadLetterRetention();
         this.rules = List.of(
                 new Rule("dedupe records", dedupeConfig.retention(), batch, dedupe::deleteBatch),

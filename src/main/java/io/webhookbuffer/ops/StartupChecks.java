@@ -56,11 +56,10 @@ public class StartupChecks {
                 + " before RESTEasy, which cannot take an HTTP/2 request whose stream has ended, was true");
     }
 
-    /** The seam's jobs: intervals of at least a minute (each run scans tables), paths under the control URL. */
+    /** The seam's jobs: intervals of at least a minute (each run scans tables), and the control URL. */
     public static ConfigCheck problems(ControlConfig control, UsageConfig usage, LifecycleConfig lifecycle) {
         Duration minute = Duration.ofMinutes(1);
         ConfigCheck check = new ConfigCheck()
-                .positive("buffer.control.request-timeout", control.requestTimeout())
                 .range("buffer.control.push-signature-version", control.pushSignatureVersion(), 1, 2)
                 .atLeast("buffer.usage.interval", usage.interval(), minute, "1m: each run sums every active tenant")
                 .positive("buffer.usage.flush-interval", usage.flushInterval())
@@ -72,9 +71,6 @@ public class StartupChecks {
                 .range("buffer.lifecycle.backlog-threshold", lifecycle.backlogThreshold(), 1, Long.MAX_VALUE);
         control.url().ifPresent(u -> check.require(u.matches("^https?://[^/?#]+(/[^?#]*)?$"),
                 "buffer.control.url must be an absolute http(s) URL without query or fragment, was " + u));
-        check.require(usage.path().startsWith("/"), "buffer.usage.path must start with /, was " + usage.path())
-                .require(lifecycle.path().startsWith("/"),
-                        "buffer.lifecycle.path must start with /, was " + lifecycle.path());
         return check;
     }
 
@@ -148,15 +144,10 @@ public class StartupChecks {
                 .range("buffer.queue.max-concurrent-commits", queue.maxConcurrentCommits(), 1, 64)
                 .positive("buffer.queue.write-timeout", queue.writeTimeout())
                 .positive("buffer.queue.snapshot-interval", queue.snapshotInterval())
-                .positive("buffer.queue.depth-fold-interval", queue.depthFoldInterval())
                 .range("buffer.queue.snapshot-tenants", queue.snapshotTenants(), 1, 100_000)
                 .positive("buffer.queue.dead-letter-retention", queue.deadLetterRetention())
                 .range("buffer.actor.mailbox-capacity", actor.mailboxCapacity(), 1, 1_000_000)
-                .range("buffer.actor.recent-ids", actor.recentIds(), 0, 1_000_000)
-                .range("buffer.actor.turn-length", actor.turnLength(), 1, 1_000_000)
-                .range("buffer.actor.threads", actor.threads(), 0, 1024)
                 .positive("buffer.actor.idle-eviction", actor.idleEviction())
-                .range("buffer.actor.overloaded-retry-after-seconds", actor.overloadedRetryAfterSeconds(), 1, 3600)
                 .range("buffer.actor.unavailable-retry-after-seconds", actor.unavailableRetryAfterSeconds(), 1, 3600)
                 .range("buffer.tenants.default-rate-limit", tenants.defaultRateLimit(), 1, 1_000_000)
                 .range("buffer.tenants.default-rate-window-seconds", tenants.defaultRateWindowSeconds(), 1, 3600)
@@ -165,7 +156,6 @@ public class StartupChecks {
                 .positive("buffer.tenants.cache-ttl", tenants.cacheTtl())
                 .positive("buffer.dedupe.retention", dedupe.retention())
                 .positive("buffer.dedupe.cleanup-interval", dedupe.cleanupInterval())
-                .range("buffer.dedupe.cleanup-batch-size", dedupe.cleanupBatchSize(), 1, 1_000_000)
                 .positive("buffer.control.timestamp-tolerance", control.timestampTolerance())
                 .atLeast("buffer.control.nonce-ttl", control.nonceTtl(), control.timestampTolerance().multipliedBy(2),
                         "twice buffer.control.timestamp-tolerance, so a nonce outlives every timestamp that could reuse it");

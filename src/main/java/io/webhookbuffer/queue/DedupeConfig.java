@@ -16,8 +16,4 @@ public interface DedupeConfig {
     /** How often the retention job runs. */
     @WithDefault("5m")
     Duration cleanupInterval();
-
-    /** Rows removed per DELETE statement, so no statement holds locks for long. */
-    @WithDefault("5000")
-    int cleanupBatchSize();
 }

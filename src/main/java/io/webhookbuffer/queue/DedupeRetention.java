@@ -15,7 +15,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * <p>Why batched deletes and not daily partitions dropped whole: the dedupe truth is the unique key on
  * (tenant_id, event_id), and PostgreSQL can only enforce a unique key on a partitioned table when it contains the
  * partition key. Partitioning by day would make the key (tenant_id, event_id, day), and a retry that arrives the
- * day after the original would no longer be caught. Batches of {@code buffer.dedupe.cleanup-batch-size} rows found
+ * day after the original would no longer be caught. Batches of 5,000 rows ({@code Retention.BATCH}) found
  * through the BRIN index on received_at keep every statement short (locks held for milliseconds) and let autovacuum reuse
  * the space, so the table stays at about four days of rows instead of growing.
  */

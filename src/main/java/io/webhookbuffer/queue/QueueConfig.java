@@ -35,14 +35,6 @@ public interface QueueConfig {
     @WithDefault("3s")
     Duration snapshotInterval();
 
-    /**
-     * How often one replica adds up the queue_depth counter rows each backend wrote since the last time into one row
-     * per tenant, and removes the tenants whose depth is zero (see {@link QueueDepthFold}). Between two folds a
-     * tenant has a row per database backend that queued or removed its events, which the snapshot sums.
-     */
-    @WithDefault("30s")
-    Duration depthFoldInterval();
-
     /** How many tenants the snapshot keeps: the oldest backlogs, and separately the latest dead letters. */
     @WithDefault("100")
     int snapshotTenants();

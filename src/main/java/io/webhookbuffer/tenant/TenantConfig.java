@@ -39,14 +39,14 @@ public interface TenantConfig {
     /**
      * A lookup a request waits for (a tenant no cache holds) fails after this long, its turn among the other
      * tenants' loads and the database's answer included: ingress answers 503 with {@code Retry-After} instead of holding
-     * the sender until the pool's own 30 s connection timeout while the pool is busy or PostgreSQL stalls.
+     * the sender until the pool's own 30 s connection timeout while the pool is busy or PostgreSQL stalls. The query
+     * itself goes on, shared by every request for the id. With origin pull-through on, the origin's turn and answer
+     * count too. A changed tenant's background reload (the cached row serving meanwhile) that has not answered within
+     * it forgets the tenant: fail closed, so the old row serves at most this much longer than when a change forgot it
+     * at once.
      */
     @WithDefault("2s")
     Duration lookupTimeout();
-
-    /** Redis channel on which replicas announce tenant changes. */
-    @WithDefault("webhook-buffer:tenant-changed")
-    String invalidationChannel();
 
     /** Accepted events per window for a tenant provisioned without {@code rateLimit}. */
     @WithDefault("100")

@@ -23,21 +23,26 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 public class TenantInvalidation {
 
+    /**
+     * The Redis channel on which replicas announce tenant changes. A constant, like every other Redis name of the
+     * buffer ({@code webhook-buffer:nonce:...}): buffers that share a Redis share their tenants' database too, and so
+     * must hear each other's changes.
+     */
+    public static final String CHANNEL = "webhook-buffer:tenant-changed";
+
     private static final Logger LOG = Logger.getLogger(TenantInvalidation.class);
 
     private final ReactivePubSubCommands<String> pubsub;
     private final TenantDirectory directory;
-    private final String channel;
     private volatile Cancellable subscription;
 
-    public TenantInvalidation(ReactiveRedisDataSource redis, TenantDirectory directory, TenantConfig config) {
+    public TenantInvalidation(ReactiveRedisDataSource redis, TenantDirectory directory) {
         this.pubsub = redis.pubsub(String.class);
         this.directory = directory;
-        this.channel = config.invalidationChannel();
     }
 
     void subscribe(@Observes StartupEvent event) {
-        subscription = pubsub.subscribe(channel)
+        subscription = pubsub.subscribe(CHANNEL)
                 .onFailure().invoke(failure -> LOG.warnf("tenant invalidation subscription lost (%s); retrying",
                         failure.getMessage()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(30)).indefinitely()
@@ -58,7 +63,7 @@ public class TenantInvalidation {
      */
     public Uni<Void> changed(String tenantId) {
         CompletionStage<Void> here = directory.changed(tenantId);
-        return pubsub.publish(channel, tenantId)
+        return pubsub.publish(CHANNEL, tenantId)
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("could not announce change of tenant %s (%s); other replicas see it within the cache TTL",
                             tenantId, failure.getMessage());

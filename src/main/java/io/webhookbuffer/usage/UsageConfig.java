@@ -13,10 +13,6 @@ public interface UsageConfig {
     @WithDefault("1h")
     Duration interval();
 
-    /** Where snapshots go, under {@code buffer.control.url}. */
-    @WithDefault("/usage")
-    String path();
-
     /**
      * How often each replica adds its in-memory counts to PostgreSQL (and at shutdown). A crash loses at most this
      * much of that replica's counts.

@@ -26,7 +26,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.controlplane.ControlPlaneClient;
-import io.webhookbuffer.tenant.TenantConfig;
+import io.webhookbuffer.tenant.TenantInvalidation;
 import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.Events;
@@ -58,9 +58,6 @@ class OriginTrustTests {
 
     @Inject
     RedisDataSource redis;
-
-    @Inject
-    TenantConfig tenants;
 
     @Inject
     ControlPlaneClient controlPlane;
@@ -119,7 +116,7 @@ class OriginTrustTests {
         // A row stored before the allow-list (or by another replica's older build): written as another replica would.
         pool.preparedQuery("UPDATE tenants SET origin_url = $2, updated_at = now() WHERE tenant_id = $1")
                 .execute(Tuple.of(t, "http://held.example.net:" + origin.port())).await().indefinitely();
-        redis.pubsub(String.class).publish(tenants.invalidationChannel(), t);
+        redis.pubsub(String.class).publish(TenantInvalidation.CHANNEL, t);
         try (CapturedLog log = CapturedLog.start(Level.WARNING)) {
             Events.accept(t, "held-1");
             Events.accept(t, "held-2");
@@ -144,7 +141,7 @@ class OriginTrustTests {
         String t = tenant().provision();
         pool.preparedQuery("UPDATE tenants SET origin_url = $2, updated_at = now() WHERE tenant_id = $1")
                 .execute(Tuple.of(t, "http://held.example.net:" + origin.port())).await().indefinitely();
-        redis.pubsub(String.class).publish(tenants.invalidationChannel(), t);
+        redis.pubsub(String.class).publish(TenantInvalidation.CHANNEL, t);
         origin.answer(t, batch -> Answer.status(503));
         Events.accept(t, "held-long");
         await().atMost(PATIENCE).until(() -> "held".equals(backlogState(t)));

@@ -58,7 +58,7 @@ class RetentionTests {
     @Test
     void dedupeRecordsOlderThanTheRetentionGoAcrossSeveralBatches() {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        int oldRows = dedupe.cleanupBatchSize() * 2 + 17; // more than two batches
+        int oldRows = Retention.BATCH * 2 + 17; // more than two batches
         insertDedupe(old, oldRows, now.minus(dedupe.retention()).minusHours(1));
         insertDedupe(young, 25, now.minus(dedupe.retention()).plusHours(1));
 

@@ -118,13 +118,12 @@ class StartupChecksTests {
     @Test
     void controlPlaneSeamBoundsAreChecked() {
         List<String> problems = problemsWith(Map.of("buffer.usage.interval", "30s", "buffer.lifecycle.batch-size", "0",
-                "buffer.control.url", "ftp://example.com", "buffer.lifecycle.path", "events"));
-        assertEquals(4, problems.size(), problems.toString());
+                "buffer.control.url", "ftp://example.com"));
+        assertEquals(3, problems.size(), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.usage.interval must be at least PT1M")));
         assertTrue(problems.contains("buffer.lifecycle.batch-size must be between 1 and 1000, was 0"), problems.toString());
         assertTrue(problems.contains("buffer.control.url must be an absolute http(s) URL without query or fragment, "
                 + "was ftp://example.com"), problems.toString());
-        assertTrue(problems.contains("buffer.lifecycle.path must start with /, was events"), problems.toString());
     }
 
     @Test

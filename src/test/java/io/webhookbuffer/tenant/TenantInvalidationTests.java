@@ -29,9 +29,6 @@ class TenantInvalidationTests {
     @Inject
     RedisDataSource redis;
 
-    @Inject
-    TenantConfig config;
-
     @Test
     void changeAnnouncedOnRedisIsVisibleWithinOneSecond() {
         String t = tenant().provision();
@@ -40,7 +37,7 @@ class TenantInvalidationTests {
         // Another replica deactivates the tenant: row first, then the announcement.
         pool.preparedQuery("UPDATE tenants SET active = false WHERE tenant_id = $1").execute(Tuple.of(t))
                 .await().indefinitely();
-        redis.pubsub(String.class).publish(config.invalidationChannel(), t);
+        redis.pubsub(String.class).publish(TenantInvalidation.CHANNEL, t);
 
         await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(50))
                 .until(() -> Signed.webhook(TestTenants.DEFAULT_SECRET, "{\"a\":" + System.nanoTime() + "}")
