@@ -38,8 +38,9 @@ import io.webhookbuffer.warmup.WarmupConfig;
 import io.webhookbuffer.secrets.SecretsConfig;
 
 /**
- * The configuration table (docs/configuration.md) and the {@code @ConfigMapping} interfaces say the same thing: every
- * key in one is in the other, with the same default and the env var Quarkus derives from it.
+ * The configuration tables (docs/configuration.md: the operators' table, "Advanced tuning" and "Tools", read as one)
+ * and the {@code @ConfigMapping} interfaces say the same thing: every key in one is in the other, once, with the same
+ * default and the env var Quarkus derives from it.
  */
 class ConfigTableTests {
 
@@ -68,7 +69,7 @@ class ConfigTableTests {
         while (m.find()) {
             String key = m.group(1);
             assertEquals(key.toUpperCase().replace('.', '_').replace('-', '_'), m.group(2), "env var of " + key);
-            documented.put(key, m.group(3).strip());
+            assertTrue(documented.put(key, m.group(3).strip()) == null, key + " is listed twice in " + TABLE);
         }
         assertEquals(expected.keySet(), documented.keySet(), TABLE + " vs @ConfigMapping keys");
         expected.forEach((key, defaultValue) -> {
