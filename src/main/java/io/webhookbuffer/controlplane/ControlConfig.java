@@ -35,13 +35,12 @@ public interface ControlConfig {
     @WithDefault("1")
     int pushSignatureVersion();
 
-    /** A command's x-timestamp may differ from this replica's clock by at most this much, either way. */
+    /**
+     * A command's x-timestamp may differ from this replica's clock by at most this much, either way. A nonce is
+     * remembered for twice this ({@link NonceGuard}), so it outlives every timestamp that could reuse it.
+     */
     @WithDefault("300s")
     Duration timestampTolerance();
-
-    /** A nonce is remembered this long; at least twice the tolerance so it outlives every acceptable timestamp. */
-    @WithDefault("600s")
-    Duration nonceTtl();
 
     /**
      * The control plane's base URL: usage snapshots go to {@code POST {url}/usage}, lifecycle events to

@@ -24,7 +24,7 @@ import io.webhookbuffer.egress.EgressClient;
  *
  * <p>A v1 push has the command format and key, so it would verify as a v1 command while {@code buffer.control.accept-v1}
  * holds. Before sending one, the buffer claims its nonce in the command nonce store ({@link NonceGuard}: the same Redis
- * keys and {@code buffer.control.nonce-ttl}), so the push replayed to {@code /control} is refused as
+ * keys and time to live), so the push replayed to {@code /control} is refused as
  * {@code replayed_nonce} by every replica sharing that Redis. Failure policy: a v1 push whose nonce cannot be claimed
  * (Redis unreachable) is held, not sent: the call fails as if the control plane had not answered, and the lifecycle
  * outbox and the usage reporter keep what they hold and send it again next run. Never downgraded to v2 (a control

@@ -19,7 +19,9 @@ public class NonceGuard {
 
     public NonceGuard(ReactiveRedisDataSource redis, ControlConfig config) {
         this.redis = redis;
-        this.ttlSeconds = Long.toString(config.nonceTtl().toSeconds());
+        // Twice the timestamp tolerance: a timestamp is accepted up to the tolerance either side of now, so a nonce
+        // kept for less could be replayed with a timestamp still accepted; longer would only hold Redis keys.
+        this.ttlSeconds = Long.toString(config.timestampTolerance().multipliedBy(2).toSeconds());
     }
 
     /** Completes with true when this call claimed the nonce, false when it was already claimed. */

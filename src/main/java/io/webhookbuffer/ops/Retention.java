@@ -24,7 +24,7 @@ import io.webhookbuffer.usage.UsageStore;
 /**
  * The retention of every table that would otherwise only grow, in one job: each table's owner writes the SQL of one
  * batch (its rows, its index, what must never go), and this job runs the batches until one comes back short, table
- * by table, every {@code buffer.dedupe.cleanup-interval}, on every replica (a delete that finds nothing costs one
+ * by table, every {@link #INTERVAL} (5 min), on every replica (a delete that finds nothing costs one
  * index probe; two replicas deleting at once skip each other's rows or find them gone).
  *
  * <p>Failure policy: a table whose delete fails is logged and retried next run; the other tables still run. Nothing
@@ -44,6 +44,13 @@ public class Retention {
     /** A table's rule: what its rows are called (in the log and the result), how long they are kept, one batch. */
     record Rule(String rows, Duration kept, int batchSize, Batch batch) {
     }
+
+    /**
+     * How often the job runs. Retentions are counted in days (dedupe records four, dead letters thirty), so a few
+     * minutes' lateness changes nothing, and a run that finds nothing costs one index probe per table: no deployment
+     * needs another value.
+     */
+    static final String INTERVAL = "5m";
 
     /**
      * Rows removed per DELETE statement: small enough that no statement holds its locks or writes its WAL for long
@@ -73,7 +80,7 @@ public class Retention {
                 new Rule("lifecycle events", deadLetterRetention, batch, lifecycle::expireBatch));
     }
 
-    @Scheduled(every = "${buffer.dedupe.cleanup-interval:5m}", delayed = "30s",
+    @Scheduled(every = INTERVAL, delayed = "30s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduled() {

@@ -12,8 +12,4 @@ public interface DedupeConfig {
     /** Dedupe records older than this are removed: longer than Stripe's 3-day retry window. */
     @WithDefault("4d")
     Duration retention();
-
-    /** How often the retention job runs. */
-    @WithDefault("5m")
-    Duration cleanupInterval();
 }

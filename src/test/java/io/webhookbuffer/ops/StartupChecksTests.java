@@ -64,13 +64,13 @@ class StartupChecksTests {
                 "buffer.queue.max-batch-size", "0",
                 "buffer.ingress.max-body-bytes", Long.toString(CEILING + 1),
                 "buffer.queue.write-timeout", "0s",
-                "buffer.control.nonce-ttl", "300s"));
+                "buffer.control.timestamp-tolerance", "0s"));
         assertEquals(4, problems.size(), problems.toString());
         assertTrue(problems.contains("buffer.queue.max-batch-size must be between 1 and 10000, was 0"), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.ingress.max-body-bytes must be between 1 and "
                 + CEILING + ", was " + (CEILING + 1))), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.queue.write-timeout must be a positive")));
-        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.control.nonce-ttl must be at least PT10M")));
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.control.timestamp-tolerance must be a positive")));
     }
 
     /** No connections would start no lane, so the warm-up would never end and readiness would never come. */
