@@ -13,6 +13,11 @@ public record IngestResult(Kind kind, String eventId, long retryAfterSeconds) {
     public enum Kind {
         /** Committed to PostgreSQL: 202. */
         BUFFERED,
+        /**
+         * Committed to PostgreSQL over the tenant's rate limit, because its sender does not retry: 202 with
+         * {@code reason: paced} (the limit paces its delivery instead).
+         */
+        PACED,
         /** Already accepted before (or being accepted by an earlier copy that has now committed): 200. */
         DEDUPLICATED,
         /** Over the tenant's sliding window: 429 with Retry-After. */

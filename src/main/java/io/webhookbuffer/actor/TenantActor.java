@@ -90,7 +90,7 @@ final class TenantActor {
     }
 
     CompletableFuture<IngestResult> ingest(Tenant tenant, IncomingEvent event) {
-        if (outstanding.incrementAndGet() > config.mailboxCapacity()) {
+        if (outstanding.incrementAndGet() > mailboxCapacity(tenant)) {
             outstanding.decrementAndGet();
             return CompletableFuture.completedFuture(
                     new IngestResult(Kind.OVERLOADED, event.eventId(), IngestResult.BUSY_RETRY_AFTER_SECONDS));
@@ -99,6 +99,16 @@ final class TenantActor {
         reply.whenComplete((result, failure) -> outstanding.decrementAndGet());
         tell(() -> admit(tenant, event, reply));
         return reply;
+    }
+
+    /**
+     * The mailbox bound: {@code buffer.actor.mailbox-capacity}, twice that for a tenant whose sender does not retry
+     * (issue 43: a refusal loses its event). Every event here has been verified, and its body is held until its answer
+     * whatever the bound (bounded by the tenant's share of the in-flight bytes); the count only keeps a burst's answers
+     * from waiting behind a long queue, and for a sender that will not resend, a later answer beats a refusal.
+     */
+    private int mailboxCapacity(Tenant tenant) {
+        return tenant.storesOverLimit() ? 2 * config.mailboxCapacity() : config.mailboxCapacity();
     }
 
     int outstanding() {
@@ -165,7 +175,7 @@ final class TenantActor {
         // The quota is read from memory (QueuedBytes): no query per event. Approximate, see QueuedBytes.
         boolean queueFull = queued != null && queued.full(tenantId, tenant.maxQueuedBytes());
         var admission = pipeline.admit(id, reply, clock.seconds(), tenant.rateLimit(), tenant.rateWindowSeconds(),
-                leases == null ? 1 : leases.replicas(), queueFull);
+                leases == null ? 1 : leases.replicas(), queueFull, tenant.storesOverLimit());
         if (admission instanceof TenantPipeline.AwaitLease) {
             return false;
         }
@@ -177,14 +187,16 @@ final class TenantActor {
         } else if (admission instanceof TenantPipeline.RateLimited limited) {
             reply.complete(new IngestResult(Kind.RATE_LIMITED, id, limited.retryAfterSeconds()));
         } else if (admission instanceof TenantPipeline.Write write) {
-            writer.write(event, outcome -> tell(() -> written(id, outcome, write.slot(), reply, event.body().length)));
+            Kind stored = write.overLimit() ? Kind.PACED : Kind.BUFFERED;
+            writer.write(event, outcome -> tell(() -> written(id, outcome, write.slot(), reply, event.body().length,
+                    stored)));
         }
         // Joined: the reply waits in the pipeline for the first copy's outcome.
         return true;
     }
 
     private void written(String id, StoreOutcome outcome, Slot slot, CompletableFuture<IngestResult> reply,
-            int bytes) {
+            int bytes, Kind stored) {
         if (outcome == StoreOutcome.STORED && queued != null) {
             queued.stored(tenantId, bytes); // before the answer: the sender's next event sees it
         }
@@ -195,7 +207,7 @@ final class TenantActor {
                 ? new IngestResult(Kind.UNAVAILABLE, id, config.unavailableRetryAfterSeconds())
                 : IngestResult.of(Kind.DEDUPLICATED, id);
         IngestResult forFirst = switch (outcome) {
-            case STORED -> IngestResult.of(Kind.BUFFERED, id);
+            case STORED -> IngestResult.of(stored, id);
             case DUPLICATE -> IngestResult.of(Kind.DEDUPLICATED, id);
             case NOT_STORABLE -> IngestResult.of(Kind.NOT_STORABLE, id);
             case FAILED -> forWaiters;

@@ -10,7 +10,9 @@ import io.webhookbuffer.ratelimit.LeasedWindow;
 import io.webhookbuffer.ratelimit.LeasedWindow.Slot;
 
 /**
- * A tenant's decision state machine: dedupe, then the queue quota, then rate limit, then write. Pure and not
+ * A tenant's decision state machine: dedupe, then the queue quota, then rate limit, then write. Over the limit, a
+ * tenant whose sender does not retry has the event written all the same (and paced on delivery), one whose sender
+ * retries has it refused. Pure and not
  * thread-safe: its actor runs it one message at a time, so no field needs a lock. Tested with plain JUnit.
  *
  * <p>Dedupe in memory is an optimisation; the database's unique key stays the truth (a replica, a restart or an
@@ -44,8 +46,12 @@ final class TenantPipeline<W> {
     record RateLimited(long retryAfterSeconds) implements Admission {
     }
 
-    /** Write it; {@code slot} is its rate slot, to give back if it is not stored. */
-    record Write(Slot slot) implements Admission {
+    /**
+     * Write it; {@code slot} is its rate slot, to give back if it is not stored, or null for an event over the limit
+     * that is stored anyway ({@code overLimit}: its sender would not send it again): it takes no slot, asks for no
+     * lease, and the limit paces its delivery instead.
+     */
+    record Write(Slot slot, boolean overLimit) implements Admission {
     }
 
     /** No rate slot until the shared window answers a lease: the caller holds the event and admits it again then. */
@@ -82,9 +88,17 @@ final class TenantPipeline<W> {
         return admit(eventId, waiter, nowSecond, limit, windowSeconds, replicas, false);
     }
 
-    /** {@code queueFull}: the tenant's queued bytes, as this replica knows them, are at or past its quota. */
     Admission admit(String eventId, W waiter, long nowSecond, int limit, int windowSeconds, int replicas,
             boolean queueFull) {
+        return admit(eventId, waiter, nowSecond, limit, windowSeconds, replicas, queueFull, false);
+    }
+
+    /**
+     * {@code queueFull}: the tenant's queued bytes, as this replica knows them, are at or past its quota.
+     * {@code storeOverLimit}: an event the window denies is written anyway (its sender does not retry).
+     */
+    Admission admit(String eventId, W waiter, long nowSecond, int limit, int windowSeconds, int replicas,
+            boolean queueFull, boolean storeOverLimit) {
         if (recent.contains(eventId)) {
             return new Duplicate();
         }
@@ -97,14 +111,14 @@ final class TenantPipeline<W> {
             return new QueueFull();
         }
         LeasedWindow.Take take = window(limit, windowSeconds).take(nowSecond, replicas);
-        if (take instanceof LeasedWindow.Denied denied) {
+        if (take instanceof LeasedWindow.Denied denied && !storeOverLimit) {
             return new RateLimited(denied.retryAfterSeconds());
         }
         if (take instanceof LeasedWindow.Wait) {
             return new AwaitLease();
         }
         inFlight.put(eventId, new ArrayList<>(0));
-        return new Write(((LeasedWindow.Taken) take).slot());
+        return take instanceof LeasedWindow.Taken taken ? new Write(taken.slot(), false) : new Write(null, true);
     }
 
     /**
@@ -114,7 +128,7 @@ final class TenantPipeline<W> {
      */
     List<W> complete(String eventId, StoreOutcome outcome, Slot slot, long nowSecond) {
         List<W> waiters = inFlight.remove(eventId);
-        if (outcome != StoreOutcome.STORED && window != null) {
+        if (outcome != StoreOutcome.STORED && window != null && slot != null) {
             window.release(slot, nowSecond);
         }
         if (outcome == StoreOutcome.STORED || outcome == StoreOutcome.DUPLICATE) {

@@ -20,6 +20,7 @@ import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.verify.CustomSchemes;
 import io.webhookbuffer.usage.BillingPeriod;
 import io.webhookbuffer.verify.Providers;
+import io.webhookbuffer.verify.SenderRetries;
 import io.webhookbuffer.verify.SignatureScheme;
 
 /**
@@ -35,7 +36,7 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         boolean toleranceGiven, Integer toleranceSeconds, boolean customSchemeGiven, String customScheme,
         boolean billingAnchorGiven, OffsetDateTime billingAnchor, String billingCadence, boolean originTokenGiven,
         String originToken, boolean originSigningSecretGiven, String originSigningSecret,
-        boolean maxQueuedBytesGiven, Long maxQueuedBytes) {
+        boolean maxQueuedBytesGiven, Long maxQueuedBytes, boolean senderRetriesGiven, String senderRetries) {
 
     static final int MAX_SECRET_LENGTH = 512;
     static final int MAX_RATE_LIMIT = 1_000_000;
@@ -45,7 +46,8 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
     static final long MAX_QUEUED_BYTES = 1L << 40;
     private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
             "maxBodyBytes", "originUrl", "deliveryRate", "publicUrl", "toleranceSeconds", "customScheme",
-            "billingAnchor", "billingCadence", "originToken", "originSigningSecret", "maxQueuedBytes");
+            "billingAnchor", "billingCadence", "originToken", "originSigningSecret", "maxQueuedBytes",
+            "senderRetries");
     static final int MAX_URL_LENGTH = 2048;
 
     static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
@@ -76,7 +78,21 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
                 root.has("billingAnchor"), billingAnchor(root), billingCadence(root),
                 root.has("originToken"), credential(root, "originToken"),
                 root.has("originSigningSecret"), credential(root, "originSigningSecret"),
-                root.has("maxQueuedBytes"), nullableLong(root, "maxQueuedBytes", 1, MAX_QUEUED_BYTES));
+                root.has("maxQueuedBytes"), nullableLong(root, "maxQueuedBytes", 1, MAX_QUEUED_BYTES),
+                root.has("senderRetries"), senderRetries(root));
+    }
+
+    /** What the sender does after a refusal: {@code never}, {@code briefly} or {@code long}; null for its provider's. */
+    private static String senderRetries(JsonNode root) {
+        JsonNode node = root.get("senderRetries");
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isTextual() || SenderRetries.of(node.textValue()) == null) {
+            throw ProblemException.badRequest("'senderRetries' must be \"never\", \"briefly\" or \"long\" (what the sender"
+                    + " does after a refusal), or null for its provider's, was " + node.toString() + ".");
+        }
+        return node.textValue();
     }
 
     /** A credential for the tenant's own origin: a non-blank string, or null to remove it. Never echoed. */

@@ -79,6 +79,10 @@ public class TenantEntity extends PanacheEntityBase {
     @Column(name = "max_queued_bytes")
     public Long maxQueuedBytes;
 
+    /** What the tenant's sender does after a refusal ({@code never}, {@code briefly}, {@code long}); null: its provider's. */
+    @Column(name = "sender_retries")
+    public String senderRetries;
+
     /** The origin's base URL for this tenant; null means {@code buffer.origin.base-url}. */
     @Column(name = "origin_url")
     public String originUrl;

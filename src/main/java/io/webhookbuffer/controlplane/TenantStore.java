@@ -200,6 +200,7 @@ public class TenantStore {
                 : command.rateWindowSeconds();
         entity.maxBodyBytes = command.maxBodyBytes();
         entity.maxQueuedBytes = command.maxQueuedBytes();
+        entity.senderRetries = command.senderRetries();
         entity.originUrl = command.originUrl();
         entity.originToken = command.originToken();
         entity.originSigningSecret = command.originSigningSecret();
@@ -261,6 +262,9 @@ public class TenantStore {
         }
         if (command.deliveryRateGiven()) {
             entity.deliveryRate = command.deliveryRate();
+        }
+        if (command.senderRetriesGiven()) {
+            entity.senderRetries = command.senderRetries();
         }
     }
 

@@ -51,8 +51,18 @@ final class BatchPlanner {
      * batch waits until the events just sent have used up their share of time: n events, then n / r seconds.
      */
     static Paced pace(List<QueuedEvent> batch, int rate, long nowMillis) {
-        List<QueuedEvent> limited = batch.size() > rate ? batch.subList(0, rate) : batch;
-        return new Paced(limited, nowMillis + limited.size() * 1000L / rate);
+        return pace(batch, rate, 1, nowMillis);
+    }
+
+    /**
+     * The same for a pace of {@code events} per {@code perSeconds} (a rate limit of 10 per 10 s is 1 per second): a
+     * batch carries one second's worth, at least one event, and the next waits n x perSeconds / events seconds. So in
+     * any span of the limit's window the origin gets at most the limit, plus the one batch sent at the span's start.
+     */
+    static Paced pace(List<QueuedEvent> batch, int events, int perSeconds, long nowMillis) {
+        int perBatch = Math.max(1, events / perSeconds);
+        List<QueuedEvent> limited = batch.size() > perBatch ? batch.subList(0, perBatch) : batch;
+        return new Paced(limited, nowMillis + limited.size() * 1000L * perSeconds / events);
     }
 
     /**

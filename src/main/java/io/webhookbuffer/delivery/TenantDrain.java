@@ -191,11 +191,12 @@ final class TenantDrain {
     }
 
     private List<QueuedEvent> paced(Tenant tenant, List<QueuedEvent> batch) {
-        Integer rate = tenant == null ? null : tenant.deliveryRate();
-        if (rate == null) {
+        // The slower of deliveryRate and, for a tenant whose events over its limit are stored, the limit itself.
+        Tenant.Pace pace = tenant == null ? null : tenant.deliveryPace();
+        if (pace == null) {
             return batch;
         }
-        BatchPlanner.Paced paced = BatchPlanner.pace(batch, rate, now());
+        BatchPlanner.Paced paced = BatchPlanner.pace(batch, pace.events(), pace.perSeconds(), now());
         paceUntil = paced.paceUntilMillis();
         return paced.batch();
     }

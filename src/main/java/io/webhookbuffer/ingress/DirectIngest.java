@@ -84,7 +84,7 @@ public class DirectIngest {
         }
         if (!admitted.rehearsal()) {
             answer.reportTo(listener, started); // the warm-up's rehearsal requests are not reported
-            refusals.record(admitted.tenantId(), answer, ctx.request().headers().names(), admitted.length(),
+            refusals.record(admitted.tenant(), answer, ctx.request().headers().names(), admitted.length(),
                     ctx.request().remoteAddress());
         }
         log.answered(ctx, answer.status(), answer.reply());

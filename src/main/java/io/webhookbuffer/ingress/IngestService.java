@@ -251,7 +251,7 @@ public class IngestService {
 
     private static void count(UsageCounters.Tally tally, IngestResult result, int bytes) {
         switch (result.kind()) {
-            case BUFFERED -> {
+            case BUFFERED, PACED -> {
                 tally.increment(UsageMetric.ACCEPTED);
                 tally.add(UsageMetric.BYTES_ACCEPTED, bytes);
             }

@@ -466,7 +466,7 @@ public class IngressGate {
             writer.write(ctx, answer, false);
             return;
         }
-        refusals.record(tenant.id(), answer, ctx.request().headers().names(), bodyBytes, ctx.request().remoteAddress());
+        refusals.record(tenant, answer, ctx.request().headers().names(), bodyBytes, ctx.request().remoteAddress());
         refuse(ctx, answer, started, false);
     }
 

@@ -54,6 +54,12 @@ final class IngressResponses {
     /** The reason of the answer to an event whose tenant is at its queue quota (429 rate_limited). */
     static final String QUEUE_QUOTA = "queue_quota";
 
+    /**
+     * The reason of a 202 to an event over its tenant's rate limit, stored because its sender does not retry: the
+     * limit paces its delivery (docs/providers.md, "What a sender does after a refusal").
+     */
+    static final String PACED = "paced";
+
     /** The status word of the answer to a secret handshake taken in its window (Asana). */
     static final String HANDSHAKE_ACCEPTED = "handshake_accepted";
 
@@ -83,6 +89,7 @@ final class IngressResponses {
     static IngressAnswer of(IngestResult result) {
         return switch (result.kind()) {
             case BUFFERED -> IngressAnswer.of(ACCEPTED, new IngressReply("buffered", result.eventId(), null));
+            case PACED -> IngressAnswer.of(ACCEPTED, new IngressReply("buffered", result.eventId(), PACED));
             case DEDUPLICATED -> IngressAnswer.of(OK, new IngressReply("deduplicated", result.eventId(), null));
             case NOT_STORABLE -> IngressAnswer.of(UNPROCESSABLE_CONTENT,
                     new IngressReply("not_storable", result.eventId(), null));

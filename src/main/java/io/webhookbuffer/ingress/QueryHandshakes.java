@@ -135,7 +135,7 @@ public class QueryHandshakes {
 
     private void refuse(RoutingContext ctx, Tenant tenant, IngressAnswer answer, long started) {
         if (tenant != null) {
-            refusals.record(tenant.id(), answer, ctx.request().headers().names(), 0, ctx.request().remoteAddress());
+            refusals.record(tenant, answer, ctx.request().headers().names(), 0, ctx.request().remoteAddress());
         }
         answer.reportTo(listener, started);
         writer.write(ctx, answer, false);

@@ -28,6 +28,8 @@ import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.net.SocketAddress;
 import io.webhookbuffer.common.ConfigCheck;
+import io.webhookbuffer.tenant.Tenant;
+import io.webhookbuffer.verify.SenderRetries;
 
 /**
  * "Why was it refused?": the last {@code buffer.refusals.per-tenant} answers of 400 and above to requests for a known
@@ -46,6 +48,8 @@ public class RefusalLog {
     /** How long the flush at shutdown may take; past it, what it had not written is given up. */
     private static final Duration SHUTDOWN_FLUSH = Duration.ofSeconds(2);
     static final String KEY_PREFIX = "wb:refusals:";
+    private static final int TOO_MANY_REQUESTS = 429;
+    private static final int SERVICE_UNAVAILABLE = 503;
     /** At most this many header names per entry, each cut to {@link #MAX_NAME} characters. */
     static final int MAX_NAMES = 8;
     static final int MAX_NAME = 64;
@@ -55,9 +59,13 @@ public class RefusalLog {
     private static final Comparator<Refusal> NEWEST_FIRST = Comparator
             .comparing(Refusal::at, Comparator.nullsFirst(Comparator.<String>naturalOrder())).reversed();
 
-    /** One refusal as an operator reads it. */
+    /**
+     * One refusal as an operator reads it. {@code senderRetries}: what the tenant's sender does after a refusal when
+     * this one was answered ({@code never}, {@code briefly}, {@code long}; docs/providers.md): with {@code never}, a
+     * 429 or 503 here is an event the sender will not send again.
+     */
     public record Refusal(String at, int status, String outcome, String reason, List<String> signatureHeaders,
-            long bodyBytes, String client) {
+            long bodyBytes, String client, String senderRetries) {
     }
 
     /** What a reader gets: newest first; {@code complete} is false when only this replica's could be read. */
@@ -69,12 +77,13 @@ public class RefusalLog {
     private final long retentionSeconds;
     private final ReactiveRedisDataSource redis;
     private final ObjectMapper json;
+    private final IngressListener listener;
     /** Guarded by itself: tenant → its last refusals, newest last; access order, the eldest evicted past the bound. */
     private final LinkedHashMap<String, Deque<Refusal>> recent;
     /** Guarded by {@link #recent}: what the next flush appends, per tenant, oldest first. */
     private Map<String, List<Refusal>> unsent = new HashMap<>();
 
-    public RefusalLog(RefusalConfig config, ReactiveRedisDataSource redis, ObjectMapper json) {
+    public RefusalLog(RefusalConfig config, ReactiveRedisDataSource redis, ObjectMapper json, IngressListener listener) {
         new ConfigCheck()
                 .range("buffer.refusals.per-tenant", config.perTenant(), 1, 1000)
                 .range("buffer.refusals.max-tenants", config.maxTenants(), 1, 1_000_000)
@@ -86,6 +95,7 @@ public class RefusalLog {
         this.retentionSeconds = config.retention().toSeconds();
         this.redis = redis;
         this.json = json;
+        this.listener = listener;
         this.recent = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Deque<Refusal>> eldest) {
@@ -94,14 +104,22 @@ public class RefusalLog {
         };
     }
 
-    /** Records an answer of {@code status} ≥ 400 to a request for {@code tenantId}; cheap, never blocks. */
-    void record(String tenantId, IngressAnswer answer, Iterable<String> headerNames, long bodyBytes,
+    /**
+     * Records an answer of {@code status} ≥ 400 to a request for {@code tenant}; cheap, never blocks. A 429 or a 503
+     * (a refusal the sender could only overcome by sending again) is also counted by reason and by what the sender
+     * does after a refusal ({@link IngressListener#senderRefused}).
+     */
+    void record(Tenant tenant, IngressAnswer answer, Iterable<String> headerNames, long bodyBytes,
             SocketAddress peer) {
         if (answer.status() < 400 || answer.reply() == null) {
             return;
         }
+        String tenantId = tenant.id();
+        SenderRetries retries = tenant.retries();
+        countIfTransient(answer, retries);
         Refusal refusal = new Refusal(Instant.now().toString(), answer.status(), answer.reply().status(),
-                answer.reply().reason(), signatureLike(headerNames), bodyBytes, peer == null ? null : peer.hostAddress());
+                answer.reply().reason(), signatureLike(headerNames), bodyBytes, peer == null ? null : peer.hostAddress(),
+                retries.label());
         synchronized (recent) {
             Deque<Refusal> ring = recent.computeIfAbsent(tenantId, t -> new ArrayDeque<>());
             ring.addLast(refusal);
@@ -115,6 +133,14 @@ public class RefusalLog {
                     pending.remove(0);
                 }
             }
+        }
+    }
+
+    /** A 429 or a 503: what the sender must send again, or lose. */
+    private void countIfTransient(IngressAnswer answer, SenderRetries retries) {
+        if (answer.status() == TOO_MANY_REQUESTS || answer.status() == SERVICE_UNAVAILABLE) {
+            String reason = answer.reply().reason();
+            listener.senderRefused(reason != null ? reason : answer.reply().status(), retries);
         }
     }
 
@@ -254,7 +280,7 @@ public class RefusalLog {
         try {
             return json.readValue(value, Refusal.class);
         } catch (JsonProcessingException e) {
-            return new Refusal(null, 0, "unreadable", null, List.of(), -1, null);
+            return new Refusal(null, 0, "unreadable", null, List.of(), -1, null, null);
         }
     }
 }

@@ -66,7 +66,7 @@ public class WebhookResource {
                     if (admitted.rehearsal()) {
                         return rest(answer);
                     }
-                    refusals.record(admitted.tenantId(), answer, request.headers().names(), admitted.length(),
+                    refusals.record(admitted.tenant(), answer, request.headers().names(), admitted.length(),
                             request.remoteAddress());
                     return observed(answer, started);
                 });

@@ -10,9 +10,14 @@ import static io.webhookbuffer.metrics.MetricNames.INGRESS_REFUSALS;
 import static io.webhookbuffer.metrics.MetricNames.OUTCOME;
 import static io.webhookbuffer.metrics.MetricNames.RATELIMIT_LEASE_LATENCY;
 import static io.webhookbuffer.metrics.MetricNames.REASON;
+import static io.webhookbuffer.metrics.MetricNames.SENDER_REFUSALS;
+import static io.webhookbuffer.metrics.MetricNames.SENDER_RETRIES;
 import static io.webhookbuffer.metrics.MetricNames.VERIFICATIONS_OFFLOADED;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,6 +32,7 @@ import io.webhookbuffer.ingress.EdgeRefusal;
 import io.webhookbuffer.ingress.IngestOutcome;
 import io.webhookbuffer.ingress.IngressListener;
 import io.webhookbuffer.queue.CommitListener;
+import io.webhookbuffer.verify.SenderRetries;
 
 /**
  * The meters on the hot paths. Every (meter, outcome) pair is registered once at construction and indexed by the
@@ -43,6 +49,8 @@ public class HotPathMeters implements IngressListener, CommitListener, DeliveryL
 
     private final Counter[] ingest;
     private final Counter[] refusals;
+    /** By reason, then by {@link SenderRetries} ordinal; a reason not listed is counted as {@code other}. */
+    private final Map<String, Counter[]> senderRefusals;
     private final Counter offloaded;
     private final Timer[] ack;
     private final Counter[] delivery;
@@ -67,6 +75,7 @@ public class HotPathMeters implements IngressListener, CommitListener, DeliveryL
             refusals[r.ordinal()] = Counter.builder(INGRESS_REFUSALS.name()).description(INGRESS_REFUSALS.description())
                     .tag(REASON, r.label()).register(registry);
         }
+        senderRefusals = senderRefusals(registry);
         offloaded = Counter.builder(VERIFICATIONS_OFFLOADED.name()).description(VERIFICATIONS_OFFLOADED.description())
                 .register(registry);
         Outcome[] deliveries = Outcome.values();
@@ -94,6 +103,30 @@ public class HotPathMeters implements IngressListener, CommitListener, DeliveryL
     @Override
     public void refused(EdgeRefusal reason) {
         refusals[reason.ordinal()].increment();
+    }
+
+    @Override
+    public void senderRefused(String reason, SenderRetries retries) {
+        Counter[] byRetries = senderRefusals.get(reason);
+        (byRetries != null ? byRetries : senderRefusals.get(OTHER))[retries.ordinal()].increment();
+    }
+
+    private static final String OTHER = "other";
+    private static final List<String> SENDER_REFUSAL_REASONS = List.of("rate_limited", "queue_quota", "handshake_rate",
+            "tenant_overloaded", "not_stored", "replica_busy", "verification_busy", "lookup_busy", OTHER);
+
+    private static Map<String, Counter[]> senderRefusals(MeterRegistry registry) {
+        Map<String, Counter[]> byReason = new HashMap<>();
+        for (String reason : SENDER_REFUSAL_REASONS) {
+            Counter[] byRetries = new Counter[SenderRetries.values().length];
+            for (SenderRetries retries : SenderRetries.values()) {
+                byRetries[retries.ordinal()] = Counter.builder(SENDER_REFUSALS.name())
+                        .description(SENDER_REFUSALS.description()).tag(REASON, reason)
+                        .tag(SENDER_RETRIES, retries.label()).register(registry);
+            }
+            byReason.put(reason, byRetries);
+        }
+        return Map.copyOf(byReason);
     }
 
     @Override

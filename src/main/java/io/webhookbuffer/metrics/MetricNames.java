@@ -8,9 +8,10 @@ import java.util.Locale;
  * is derived the way the Prometheus registry derives it ({@link Metric#prometheus()}). Alert rules, the Grafana
  * dashboard and docs/runbook.md use these names; ManifestTests checks that they exist here and at /q/metrics.
  *
- * <p>Labels are bounded: {@code outcome} and {@code reason} (a fixed set per meter), {@code tenant} only on the two
- * top-N backlog gauges ({@code buffer.metrics.top-tenants} tenants at most, replaced on every snapshot), {@code origin}
- * only on the circuit gauge while a breaker is open (at most {@link #MAX_ORIGIN_LABELS}).
+ * <p>Labels are bounded: {@code outcome}, {@code reason} and {@code sender_retries} (a fixed set per meter),
+ * {@code tenant} only on the two top-N backlog gauges ({@code buffer.metrics.top-tenants} tenants at most, replaced
+ * on every snapshot), {@code origin} only on the circuit gauge while a breaker is open (at most
+ * {@link #MAX_ORIGIN_LABELS}).
  */
 public final class MetricNames {
 
@@ -36,6 +37,7 @@ public final class MetricNames {
     public static final String TENANT = "tenant";
     public static final String ORIGIN = "origin";
     public static final String REASON = "reason";
+    public static final String SENDER_RETRIES = "sender_retries";
     /** The circuit gauge keeps at most this many origins (the open ones); the count gauge covers the rest. */
     public static final int MAX_ORIGIN_LABELS = 20;
 
@@ -95,6 +97,11 @@ public final class MetricNames {
             "Ingest requests turned away for lack of room or trust, or malformed, by reason: lookup_busy, replica_busy,"
                     + " verification_busy, not_stored, invalid_host, invalid_path, too_many_headers,"
                     + " request_timeout, head_timeout (closed, no answer), too_many_connections");
+    public static final Metric SENDER_REFUSALS = new Metric("buffer.sender.refusals", Kind.COUNTER,
+            "Requests for a known tenant answered 429 or 503 (what a sender must send again, or lose), by reason"
+                    + " (rate_limited, queue_quota, handshake_rate, tenant_overloaded, not_stored, replica_busy,"
+                    + " verification_busy, lookup_busy, other) and sender_retries (never, briefly, long): with never,"
+                    + " each is an event lost for good");
     public static final Metric VERIFICATIONS_OFFLOADED = new Metric("buffer.ingress.verifications.offloaded",
             Kind.COUNTER, "Request bodies verified on the verification pool, off the event loop (at least"
                     + " buffer.ingress.verification.offload-bytes, or any size under a public-key signature)");
@@ -132,7 +139,7 @@ public final class MetricNames {
             COMMIT_BATCH_SIZE, COMMIT_LATENCY, BACKLOG_EVENTS, BACKLOG_OLDEST_AGE, BACKLOG_TENANTS,
             BACKLOG_SNAPSHOT_AGE, TENANT_BACKLOG_EVENTS, TENANT_BACKLOG_OLDEST_AGE, QUOTA_NEAR_TENANTS,
             QUOTA_FULL_TENANTS, STORAGE_USED, DELIVERY, DELIVERY_LATENCY,
-            DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, INGRESS_REFUSALS,
+            DELIVERED, DEAD_LETTERED, FAILED_BATCHES, DEAD_LETTERS, INGRESS_IN_FLIGHT, INGRESS_REFUSALS, SENDER_REFUSALS,
             VERIFICATIONS_OFFLOADED, ACTORS_LIVE, MAILBOX_DEPTH,
             CIRCUITS_OPEN, CIRCUIT_OPEN, REDIS_FALLBACK, RATELIMIT_FALLBACK, RATELIMIT_REPLICAS,
             RATELIMIT_LEASES, RATELIMIT_LEASE_LATENCY, LIFECYCLE_REFUSED, READY);

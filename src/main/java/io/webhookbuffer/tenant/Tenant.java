@@ -8,6 +8,7 @@ import org.jboss.logging.Logger;
 
 import io.webhookbuffer.common.OriginCredentials;
 import io.webhookbuffer.verify.Providers;
+import io.webhookbuffer.verify.SenderRetries;
 import io.webhookbuffer.verify.SignatureScheme;
 import io.webhookbuffer.verify.SignatureVerifier;
 
@@ -28,11 +29,13 @@ import io.webhookbuffer.verify.SignatureVerifier;
  *        ({@code buffer.queue.max-queued-bytes-per-tenant})
  * @param handshakeClosesAt when the tenant's open secret-handshake window (Asana's) ends; null when none is open. Read
  *        with the row, so a handshake outside a window is refused from memory, with no query
+ * @param senderRetries what the tenant's sender does after a refusal, as the tenant set it; null means its provider's
+ *        ({@link Providers#retries}): it decides what the rate limit means ({@link #storesOverLimit()})
  */
 public record Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
         int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
         Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials,
-        Long maxQueuedBytes, Instant handshakeClosesAt) {
+        Long maxQueuedBytes, Instant handshakeClosesAt, SenderRetries senderRetries) {
 
     public static final Pattern ID_PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
     /**
@@ -55,6 +58,15 @@ public record Tenant(String id, boolean active, String provider, List<String> se
         originCredentials = originCredentials == null ? OriginCredentials.NONE : originCredentials;
     }
 
+    /** A tenant whose sender retries as its provider documents. */
+    public Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
+            int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
+            Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials,
+            Long maxQueuedBytes, Instant handshakeClosesAt) {
+        this(id, active, provider, secrets, rateLimit, rateWindowSeconds, maxBodyBytes, originUrl, deliveryRate,
+                publicUrl, toleranceSeconds, customScheme, originCredentials, maxQueuedBytes, handshakeClosesAt, null);
+    }
+
     /** A tenant with the default queue quota and no handshake window open. */
     public Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
             int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
@@ -69,6 +81,39 @@ public record Tenant(String id, boolean active, String provider, List<String> se
             Integer toleranceSeconds, SignatureScheme customScheme) {
         this(id, active, provider, secrets, rateLimit, rateWindowSeconds, maxBodyBytes, originUrl, deliveryRate,
                 publicUrl, toleranceSeconds, customScheme, OriginCredentials.NONE, null, null);
+    }
+
+    /** What the tenant's sender does after a refusal: its own setting, else its provider's. */
+    public SenderRetries retries() {
+        return senderRetries != null ? senderRetries : Providers.retries(provider);
+    }
+
+    /**
+     * The admission policy over the rate limit: true when an event over it is stored (202, {@code reason: paced}) and
+     * the limit paces delivery instead, because the sender would not send a refused event again.
+     */
+    public boolean storesOverLimit() {
+        return !retries().refusesOverLimit();
+    }
+
+    /**
+     * The pace of delivery in events per {@code perSeconds}: the slower of the tenant's {@code deliveryRate} (per
+     * second) and, when over-limit events are stored, its rate limit (per window); null when neither applies.
+     */
+    public Pace deliveryPace() {
+        Pace own = deliveryRate == null ? null : new Pace(deliveryRate, 1);
+        if (!storesOverLimit()) {
+            return own;
+        }
+        Pace limit = new Pace(rateLimit, rateWindowSeconds);
+        return own == null || limit.slowerThan(own) ? limit : own;
+    }
+
+    /** {@code events} per {@code perSeconds}. */
+    public record Pace(int events, int perSeconds) {
+        boolean slowerThan(Pace other) {
+            return (long) events * other.perSeconds < (long) other.events * perSeconds;
+        }
     }
 
     /** Whether a secret handshake may be offered to the database now: a window is open, as far as this replica knows. */
@@ -95,6 +140,6 @@ public record Tenant(String id, boolean active, String provider, List<String> se
                 + " hidden>, rateLimit=" + rateLimit + ", rateWindowSeconds=" + rateWindowSeconds + ", maxBodyBytes="
                 + maxBodyBytes + ", originUrl=" + originUrl + ", deliveryRate=" + deliveryRate + ", publicUrl=" + publicUrl
                 + ", toleranceSeconds=" + toleranceSeconds + ", customScheme=" + (customScheme != null) + ", originCredentials="
-                + originCredentials + ", maxQueuedBytes=" + maxQueuedBytes + "]";
+                + originCredentials + ", maxQueuedBytes=" + maxQueuedBytes + ", senderRetries=" + senderRetries + "]";
     }
 }

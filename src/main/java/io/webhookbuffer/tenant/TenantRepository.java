@@ -23,6 +23,7 @@ import io.webhookbuffer.secrets.SealedValueException;
 import io.webhookbuffer.secrets.SecretCipher;
 import io.webhookbuffer.secrets.TenantSecrets;
 import io.webhookbuffer.verify.CustomSchemes;
+import io.webhookbuffer.verify.SenderRetries;
 
 /**
  * Reads one tenant from PostgreSQL, the system of record, with the reactive client (no ORM on the ingest path), and
@@ -40,7 +41,7 @@ public class TenantRepository {
     static final String FIND_BY_ID = """
             SELECT tenant_id, active, provider, secrets_encrypted, rate_limit, rate_window_seconds, max_body_bytes,
                    origin_url, delivery_rate, public_url, tolerance_seconds, custom_scheme::text AS custom_scheme,
-                   origin_token_encrypted, origin_signing_secret_encrypted, max_queued_bytes,
+                   origin_token_encrypted, origin_signing_secret_encrypted, max_queued_bytes, sender_retries,
                    (SELECT w.closes_at FROM handshake_windows w WHERE w.tenant_id = tenants.tenant_id) AS handshake_closes_at
             FROM tenants WHERE tenant_id = $1""";
 
@@ -142,6 +143,7 @@ public class TenantRepository {
                 row.getInteger("rate_limit"), row.getInteger("rate_window_seconds"), row.getInteger("max_body_bytes"),
                 row.getString("origin_url"), row.getInteger("delivery_rate"), row.getString("public_url"),
                 row.getInteger("tolerance_seconds"), CustomSchemes.parseStored(row.getString("custom_scheme")),
-                secrets.originCredentials(), row.getLong("max_queued_bytes"), closesAt(row));
+                secrets.originCredentials(), row.getLong("max_queued_bytes"), closesAt(row),
+                SenderRetries.of(row.getString("sender_retries")));
     }
 }

@@ -102,6 +102,18 @@ public final class Providers {
             // Handshake presets (issue 20).
             META, X, DROPBOX, TWITCH, ASANA, XERO,
             CUSTOM);
+    /**
+     * What each provider does after a refusal, from its documentation (docs/providers.md, "What a sender does after a
+     * refusal", with the sources). A provider not here is not documented or not checked: {@link SenderRetries#NEVER},
+     * the cautious default, as for {@code generic} and {@code custom} (a tenant's {@code senderRetries} overrides it).
+     */
+    private static final Map<String, SenderRetries> RETRIES = Map.ofEntries(
+            Map.entry(GITHUB, SenderRetries.NEVER), Map.entry(GITLAB, SenderRetries.NEVER),
+            Map.entry(SLACK, SenderRetries.BRIEFLY),
+            Map.entry(STRIPE, SenderRetries.LONG), Map.entry(SHOPIFY, SenderRetries.LONG),
+            Map.entry(STANDARD_WEBHOOKS, SenderRetries.LONG), Map.entry(CLERK, SenderRetries.LONG),
+            Map.entry(RESEND, SenderRetries.LONG), Map.entry(ZOOM, SenderRetries.LONG),
+            Map.entry(RAZORPAY, SenderRetries.LONG));
     /** Verifiers bound to a tenant's settings (URL, tolerance, custom scheme), built once per distinct setting. */
     private static final Map<Settings, SignatureVerifier> BOUND = new ConcurrentHashMap<>();
 
@@ -230,6 +242,11 @@ public final class Providers {
     /** The declarative preset behind a provider, or null for those with their own code (generic, gitlab, twilio, twitch). */
     public static SignatureScheme preset(String provider) {
         return provider == null ? null : SCHEMES.get(provider);
+    }
+
+    /** What the provider does after a refusal (its documentation); {@link SenderRetries#NEVER} when not known. */
+    public static SenderRetries retries(String provider) {
+        return provider == null ? SenderRetries.NEVER : RETRIES.getOrDefault(provider, SenderRetries.NEVER);
     }
 
     /** Whether the provider signs the tenant's public URL (which the tenant config must then carry). */

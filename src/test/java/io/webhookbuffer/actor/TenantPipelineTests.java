@@ -212,4 +212,21 @@ class TenantPipelineTests {
         assertEquals(0, pipeline.windowUsed(100));
         assertInstanceOf(Duplicate.class, admit("ghost", "w", 100));
     }
+
+    @Test
+    void overTheLimitASenderThatDoesNotRetryIsWrittenWithoutASlotAndOneThatDoesIsRefused() {
+        for (int i = 0; i < 2; i++) {
+            assertInstanceOf(Write.class, pipeline.admit("in-" + i, "w", 100, 2, WINDOW, 1, false, true));
+        }
+        Write over = assertInstanceOf(Write.class, pipeline.admit("over", "w", 100, 2, WINDOW, 1, false, true));
+        assertTrue(over.overLimit(), "stored over the limit, and says so");
+        assertEquals(null, over.slot(), "it takes no slot: nothing to give back, no lease wanted");
+        assertEquals(2, pipeline.windowUsed(100), "the window counts only the events within the limit");
+        pipeline.complete("over", StoreOutcome.FAILED, over.slot(), 100);
+        assertEquals(2, pipeline.windowUsed(100), "a failed over-limit write gives back nothing");
+        assertInstanceOf(RateLimited.class, pipeline.admit("refused", "w", 100, 2, WINDOW, 1, false, false),
+                "the same tenant, a sender that retries: 429");
+        assertInstanceOf(TenantPipeline.QueueFull.class, pipeline.admit("full", "w", 100, 2, WINDOW, 1, true, true),
+                "past the queue quota: refused whatever the sender does");
+    }
 }

@@ -123,7 +123,7 @@ class SharedWindowTests {
 
     @Test
     void withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain() throws Exception {
-        String t = TestTenants.tenant().rateLimit(4, 60).provision();
+        String t = TestTenants.tenant().rateLimit(4, 60).senderRetries("long").provision();
         // Alone: an app of an earlier test profile that did not say goodbye lapses within three heartbeats.
         await().atMost(Duration.ofSeconds(30)).until(() -> leases.replicas() == 1);
         assertEquals(1.0, Scrape.now().value(MetricNames.RATELIMIT_REPLICAS.prometheus()), "buffer_ratelimit_replicas");

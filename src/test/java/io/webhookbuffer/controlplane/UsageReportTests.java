@@ -61,7 +61,7 @@ class UsageReportTests {
 
     @Test
     void snapshotCountsEveryAnswerAndIsIdenticalWhenPushedTwice() {
-        String t = tenant().rateLimit(3, 3600).provision();
+        String t = tenant().rateLimit(3, 3600).senderRetries("long").provision();
         int bytes = 0;
         for (String id : new String[] { "u1", "u2", "u3" }) {
             Events.accept(t, id);

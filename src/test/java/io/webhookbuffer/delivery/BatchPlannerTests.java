@@ -104,4 +104,15 @@ class BatchPlannerTests {
         assertEquals(3, whole.batch().size());
         assertEquals(NOW + 150, whole.paceUntilMillis(), "3 events at 20/s: 150 ms");
     }
+
+    @Test
+    void aRateLimitPaceOfTenPerTenSecondsSendsOneEventASecond() {
+        List<QueuedEvent> batch = List.of(fresh(1, NOW, 0), fresh(2, NOW, 0), fresh(3, NOW, 0));
+        BatchPlanner.Paced cut = BatchPlanner.pace(batch, 10, 10, NOW);
+        assertEquals(1, cut.batch().size(), "one second's worth of 10 per 10 s");
+        assertEquals(NOW + 1_000, cut.paceUntilMillis());
+        BatchPlanner.Paced slow = BatchPlanner.pace(batch, 1, 60, NOW);
+        assertEquals(1, slow.batch().size(), "at least one event, even below one a second");
+        assertEquals(NOW + 60_000, slow.paceUntilMillis(), "1 per minute: the next a minute later");
+    }
 }

@@ -144,8 +144,9 @@ class ThreeReplicasIT {
     private void provision(String hot, List<String> quiet) throws Exception {
         replicas.forEach(ServiceProcess::awaitReady);
         ServiceProcess a = replicas.get(0);
+        // A sender that retries (senderRetries long): over the limit it is refused, as this test counts.
         assertEquals(200, a.command(hot, "{\"secrets\":[\"" + SECRET + "\"],\"rateLimit\":" + LIMIT
-                + ",\"rateWindowSeconds\":" + WINDOW_SECONDS + "}"));
+                + ",\"rateWindowSeconds\":" + WINDOW_SECONDS + ",\"senderRetries\":\"long\"}"));
         for (String t : quiet) {
             assertEquals(200, a.command(t, "{\"secrets\":[\"" + SECRET + "\"],\"rateLimit\":100000,"
                     + "\"rateWindowSeconds\":1}"));

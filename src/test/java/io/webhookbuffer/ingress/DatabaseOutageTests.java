@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -106,7 +107,7 @@ class DatabaseOutageTests {
 
     @Test
     void unresponsiveDatabaseTimesOutTo503AndAFullMailboxAnswers503AtOnce() throws Exception {
-        String t = tenant().provision();
+        String t = tenant().senderRetries("long").provision(); // a sender that retries: the mailbox holds 2
         Events.post(t, "warm").then().statusCode(202);
 
         assertEquals(0, Scrape.now().count(MAILBOX), "no event waits");
@@ -133,6 +134,30 @@ class DatabaseOutageTests {
         await().atMost(Duration.ofSeconds(20)).until(() -> Events.post(t, "stalled-2").statusCode() != 503);
         Events.post(t, "stalled-1").then().statusCode(200);
         Events.post(t, "stalled-2").then().statusCode(200);
+    }
+
+    /**
+     * Issue 43: a tenant whose sender does not retry (the generic default) may have twice the mailbox capacity in
+     * flight before {@code tenant_overloaded}: four events wait on the stalled database, the fifth is refused.
+     */
+    @Test
+    void aSenderThatDoesNotRetryHasTwiceTheMailbox() throws Exception {
+        String t = tenant().senderRetries("never").provision();
+        Events.post(t, "warm").then().statusCode(202);
+        proxy.stall();
+        List<CompletableFuture<Integer>> stalled = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String id = "held-" + i;
+            stalled.add(CompletableFuture.supplyAsync(() -> Events.post(t, id).statusCode()));
+        }
+        await().atMost(WRITE_TIMEOUT.dividedBy(2)).until(() -> actors.mailboxDepth(t) == 4);
+        Response overflow = Events.post(t, "overflow");
+        assertEquals(503, overflow.statusCode(), overflow.asString());
+        assertEquals("tenant_overloaded", overflow.jsonPath().getString("reason"));
+        for (CompletableFuture<Integer> answer : stalled) {
+            assertEquals(503, answer.get().intValue(), "not stored: the database is stalled");
+        }
+        proxy.restore();
     }
 
     /**

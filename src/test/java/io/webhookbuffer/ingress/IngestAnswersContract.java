@@ -145,7 +145,7 @@ abstract class IngestAnswersContract {
 
     @Test
     void rateLimited() throws IOException {
-        String t = tenant().rateLimit(1, 60).provision();
+        String t = tenant().rateLimit(1, 60).senderRetries("long").provision();
         byte[] one = "{\"n\":5}".getBytes(StandardCharsets.UTF_8);
         byte[] two = "{\"n\":6}".getBytes(StandardCharsets.UTF_8);
         assertEquals(202, post(t, generic(one), one, "r-ok").status());
@@ -172,7 +172,7 @@ abstract class IngestAnswersContract {
      */
     @Test
     void overloadedAndNotStored() throws Exception {
-        String t = tenant().provision();
+        String t = tenant().senderRetries("long").provision(); // a sender that retries: the mailbox holds 2
         byte[] warm = "{\"n\":7}".getBytes(StandardCharsets.UTF_8);
         assertEquals(202, post(t, generic(warm), warm, "r-warm").status()); // the tenant is cached from here
         proxy.stall();

@@ -182,7 +182,7 @@ class WebhookResourceTests {
 
     @Test
     void rateLimitAdmitsTheLimitThenAnswers429WithRetryAfterAndDuplicatesDoNotCount() {
-        String t = tenant().rateLimit(3, 10).provision();
+        String t = tenant().rateLimit(3, 10).senderRetries("long").provision();
         for (int i = 0; i < 3; i++) {
             Signed.webhook(SECRET, "{\"i\":" + i + "}").header("X-Event-ID", "rl-" + i).post("/webhook/" + t)
                     .then().statusCode(202);

@@ -60,7 +60,7 @@ class MetricsScenarioTests {
 
     @Test
     void metricsFollowIngestFailureAndDeadLetters() {
-        String t = tenant().rateLimit(2, 600).provision();
+        String t = tenant().rateLimit(2, 600).senderRetries("long").provision();
         String small = tenant().maxBodyBytes(16).provision();
         origin.answer(t, batch -> Answer.status(503));
         Scrape before = Scrape.now();

@@ -21,6 +21,7 @@ public final class TestTenants {
     private String publicUrl;
     private Integer toleranceSeconds;
     private String customSchemeJson;
+    private String senderRetries;
 
     public static TestTenants tenant() {
         return new TestTenants();
@@ -73,6 +74,15 @@ public final class TestTenants {
         return this;
     }
 
+    /**
+     * What the sender does after a refusal ({@code never}, {@code briefly}, {@code long}); unset: the provider's. A
+     * test of the 429 over the rate limit sets {@code long}: a {@code generic} sender is taken not to retry.
+     */
+    public TestTenants senderRetries(String value) {
+        this.senderRetries = value;
+        return this;
+    }
+
     /** {@code "provider": "custom"} with this scheme object (JSON text). */
     public TestTenants customScheme(String json) {
         this.provider = "custom";
@@ -92,7 +102,8 @@ public final class TestTenants {
                 + (maxQueuedBytes == null ? "" : ",\"maxQueuedBytes\":" + maxQueuedBytes)
                 + (publicUrl == null ? "" : ",\"publicUrl\":\"" + publicUrl + "\"")
                 + (toleranceSeconds == null ? "" : ",\"toleranceSeconds\":" + toleranceSeconds)
-                + (customSchemeJson == null ? "" : ",\"customScheme\":" + customSchemeJson) + "}";
+                + (customSchemeJson == null ? "" : ",\"customScheme\":" + customSchemeJson)
+                + (senderRetries == null ? "" : ",\"senderRetries\":\"" + senderRetries + "\"") + "}";
     }
 
     /** Sends the signed PUT and returns the tenant id. */
