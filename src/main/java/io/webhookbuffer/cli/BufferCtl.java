@@ -449,7 +449,8 @@ public final class BufferCtl implements Callable<Integer> {
     }
 
     @Command(name = "refusals", description = "A tenant's latest refused requests from every replica, newest first: "
-            + "time, status, reason, signature-like header names present, body size, client address.")
+            + "time, status, reason, signature-like header names present, body size, client address, and what the "
+            + "sender does after a refusal (senderRetries: never, briefly, long).")
     static final class Refusals extends Leaf {
         @Parameters(index = "0", paramLabel = "TENANT")
         String tenantId;

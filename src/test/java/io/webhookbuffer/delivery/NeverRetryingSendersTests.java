@@ -2,6 +2,8 @@ package io.webhookbuffer.delivery;
 
 import static io.restassured.RestAssured.given;
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.webhookbuffer.metrics.MetricNames;
@@ -84,6 +87,23 @@ class NeverRetryingSendersTests {
             assertTrue(inWindow <= 11, inWindow + " events within 10 s of " + start + ": " + at);
         }
         assertTrue(at.get(at.size() - 1) - at.get(0) >= 15_000, "30 events at 10 per 10 s span 20 s or more: " + at);
+        System.out.println("MEASURED github paced: answers " + answers + ", origin span " + (at.get(at.size() - 1) - at.get(0))
+                + " ms, batches " + origin.batches(t).size() + ", max per 10 s " + at.stream().mapToLong(
+                        start -> at.stream().filter(a -> a >= start && a < start + 10_000).count()).max().orElse(0));
+    }
+
+    @Test
+    void theTenantSaysWhatItsLimitMeansAndAnOperatorCanSayWhatItsSenderDoes() {
+        String t = tenant().provider("github").provision();
+        Signed.command("").get("/control/tenants/" + t).then().statusCode(200)
+                .body("senderRetries", nullValue()).body("overLimit", equalTo("store"));
+        Signed.command("{\"senderRetries\":\"long\"}").put("/control/tenants/" + t).then().statusCode(200)
+                .body("senderRetries", equalTo("long")).body("overLimit", equalTo("refuse"));
+        Signed.command("{\"senderRetries\":null}").put("/control/tenants/" + t).then().statusCode(200)
+                .body("senderRetries", nullValue()).body("overLimit", equalTo("store"));
+        Signed.command("{\"senderRetries\":\"sometimes\"}").put("/control/tenants/" + t).then().statusCode(400);
+        String stripe = tenant().provider("stripe").provision();
+        Signed.command("").get("/control/tenants/" + stripe).then().body("overLimit", equalTo("refuse"));
     }
 
     @Test
@@ -107,6 +127,9 @@ class NeverRetryingSendersTests {
         double moved = Scrape.now().count(REFUSED, "reason", "rate_limited", "sender_retries", "long")
                 - before.count(REFUSED, "reason", "rate_limited", "sender_retries", "long");
         assertEquals(refused, moved, REFUSED + "{reason=rate_limited,sender_retries=long}");
+        JsonPath listed = refusals(t);
+        assertEquals("rate_limited", listed.getString("refusals[0].outcome"));
+        assertEquals("long", listed.getString("refusals[0].senderRetries"), "the refusal says the sender retries");
     }
 
     @Test
@@ -125,6 +148,14 @@ class NeverRetryingSendersTests {
         double moved = Scrape.now().count(REFUSED, "reason", "queue_quota", "sender_retries", "never")
                 - before.count(REFUSED, "reason", "queue_quota", "sender_retries", "never");
         assertEquals(quota, moved, REFUSED + "{reason=queue_quota,sender_retries=never}");
+        JsonPath listed = refusals(t);
+        assertEquals("queue_quota", listed.getString("refusals[0].reason"));
+        assertEquals("never", listed.getString("refusals[0].senderRetries"), "an event the sender will not resend");
+    }
+
+    private static JsonPath refusals(String tenantId) {
+        return Signed.command("").get("/control/tenants/" + tenantId + "/refusals").then().statusCode(200).extract()
+                .jsonPath();
     }
 
     /** A GitHub delivery: {@code X-Hub-Signature-256} over the body, {@code X-GitHub-Delivery} its id. */
