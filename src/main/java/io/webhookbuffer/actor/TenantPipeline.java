@@ -12,8 +12,8 @@ import io.webhookbuffer.ratelimit.LeasedWindow.Slot;
 /**
  * A tenant's decision state machine: dedupe, then the queue quota, then rate limit, then write. Over the limit, a
  * tenant whose sender does not retry has the event written all the same (and paced on delivery), one whose sender
- * retries has it refused. Pure and not
- * thread-safe: its actor runs it one message at a time, so no field needs a lock. Tested with plain JUnit.
+ * retries has it refused. Pure and not thread-safe: its actor runs it one message at a time, so no field needs a
+ * lock. Tested with plain JUnit.
  *
  * <p>Dedupe in memory is an optimisation; the database's unique key stays the truth (a replica, a restart or an
  * evicted actor forgets, the database does not). A copy that arrives while the first is being written waits for
