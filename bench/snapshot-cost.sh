@@ -53,10 +53,10 @@ new_backlog="WITH depth AS (
     SELECT tenant_id, sum(events)::bigint AS events FROM queue_depth GROUP BY tenant_id HAVING sum(events) > 0
 ), per AS (
     SELECT d.tenant_id, d.events, h.received_at AS oldest, h.attempts, h.next_attempt_at AS next_attempt,
-           CASE WHEN h.attempts > 0 THEN h.last_status END AS last_status,
-           CASE WHEN h.attempts > 0 THEN h.last_error END AS last_error
+           CASE WHEN h.attempts > 0 OR h.waits > 0 THEN h.last_status END AS last_status,
+           CASE WHEN h.attempts > 0 OR h.waits > 0 THEN h.last_error END AS last_error
     FROM depth d CROSS JOIN LATERAL (
-        SELECT q.received_at, q.attempts, q.next_attempt_at, q.last_status, q.last_error
+        SELECT q.received_at, q.attempts, q.waits, q.next_attempt_at, q.last_status, q.last_error
         FROM event_queue q WHERE q.tenant_id = d.tenant_id ORDER BY q.id LIMIT 1) h
 )"
 # The rest of QueueSnapshots.BACKLOG, the same before and after.
@@ -78,12 +78,12 @@ FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT received_at, next_attempt_at FROM 
 
 on() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" "${@:2}"; }
 
-migrate() { # DB before|v12: the migrations before V12, or V12 alone, in Flyway's version order
+migrate() { # DB before|v12|after: the migrations before V12, V12 alone, or those after it, in Flyway's version order
   local key f
   while read -r key f; do
     if [ "${key%%.*}" -lt 12 ]; then [ "$2" = before ] || continue
     elif [ "${key%%.*}" -eq 12 ]; then [ "$2" = v12 ] || continue
-    else continue
+    else [ "$2" = after ] || continue
     fi
     on "$1" -1 -f "$migrations/$f" # one transaction each, as Flyway applies them
   done < <(ls "$migrations" | sed -E 's/^V([0-9_]+)__.*/\1 &/' | awk '{k = $1; gsub("_", ".", k); print k, $2}' | sort -V)
@@ -133,6 +133,7 @@ echo "== 10 tenants, 10,000 events"
 fresh_db "$db"
 fill "$db" tenant- 10 1 10000
 timed "V12 migration over 10,000 queued events (one time)" migrate "$db" v12
+migrate "$db" after # the later columns the statement reads (event_queue.waits, V21)
 point "$db" "10 tenants, 10k events, fresh"
 on "$db" -c "VACUUM (ANALYZE) event_queue"
 point "$db" "10 tenants, 10k events, vacuumed"
@@ -141,9 +142,11 @@ echo "== 1,000 tenants, 10,000 events (database $many)"
 fresh_db "$many"
 fill "$many" tenant- 1000 1 10000
 migrate "$many" v12
+migrate "$many" after
 point "$many" "1,000 tenants, 10k events, fresh"
 # Between two folds a tenant has a row per backend that wrote it since: 8 more rows per tenant (summing to zero).
-on "$many" -c "INSERT INTO queue_depth SELECT tenant_id, s, CASE WHEN s % 2 = 1 THEN 7 ELSE -7 END
+on "$many" -c "INSERT INTO queue_depth (tenant_id, shard, events, bytes)
+    SELECT tenant_id, s, CASE WHEN s % 2 = 1 THEN 7 ELSE -7 END, 0
     FROM (SELECT DISTINCT tenant_id FROM queue_depth) t CROSS JOIN generate_series(1, 8) s"
 point "$many" "1,000 tenants, 10k events, 9 counter rows per tenant"
 [ -n "${SNAPSHOT_COST_KEEP:-}" ] || on postgres -c "DROP DATABASE $many WITH (FORCE)"

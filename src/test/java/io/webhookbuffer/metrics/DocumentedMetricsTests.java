@@ -132,6 +132,8 @@ class DocumentedMetricsTests {
             entry("buffer_ratelimit_leases_total{outcome=failed}",
                     "cluster.SharedWindowTests#withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain"),
             entry("buffer_ratelimit_lease_latency_seconds", LEASES),
+            entry("buffer_sender_refusals_total",
+                    "delivery.NeverRetryingSendersTests#aStripeTenantOverItsLimitIsRefusedAsBeforeAndCounted"),
             entry("buffer_lifecycle_refused_total", "controlplane.LifecycleOutboxTests#"
                     + "anEventTheControlPlaneRefusesIsSetAsideAndTheEventsBehindItAreDelivered"),
             entry("buffer_ready", "health.HealthTests#readinessFollowsPostgresAndComesBack"));
@@ -261,7 +263,11 @@ class DocumentedMetricsTests {
         return rows;
     }
 
-    private static final Pattern NAME = Pattern.compile("`([a-z_]+)(?:\\{([a-z_]+)})?`");
+    /**
+     * A metric name, with its one listed label ({@code buffer_ingest_total{outcome}}: its values are the cell's list),
+     * or with several ({@code {reason, sender_retries}}: mapped as one series, its values asserted by its own test).
+     */
+    private static final Pattern NAME = Pattern.compile("`([a-z_]+)(?:\\{([a-z_]+)}|\\{[a-z_]+(?:, ?[a-z_]+)+})?`");
 
     private static void read(String line, Map<String, Row> rows) {
         String[] cells = line.split("\\|");
