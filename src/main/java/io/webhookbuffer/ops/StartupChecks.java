@@ -62,8 +62,6 @@ public class StartupChecks {
         ConfigCheck check = new ConfigCheck()
                 .range("buffer.control.push-signature-version", control.pushSignatureVersion(), 1, 2)
                 .atLeast("buffer.usage.interval", usage.interval(), minute, "1m: each run sums every active tenant")
-                .positive("buffer.usage.flush-interval", usage.flushInterval())
-                .atLeast("buffer.usage.interval", usage.interval(), usage.flushInterval(), "buffer.usage.flush-interval")
                 .atLeast("buffer.lifecycle.interval", lifecycle.interval(), minute,
                         "1m: each run scans the queue of every tenant")
                 .positive("buffer.lifecycle.origin-failing-after", lifecycle.originFailingAfter())
@@ -76,7 +74,6 @@ public class StartupChecks {
 
     public static ConfigCheck problems(StatusConfig status) {
         ConfigCheck check = new ConfigCheck()
-                .positive("buffer.status.refresh", status.refresh())
                 .positive("buffer.status.session-ttl", status.sessionTtl());
         // A guessable token would open the page to anyone who can reach it.
         status.token().filter(t -> !t.isBlank())
@@ -152,7 +149,6 @@ public class StartupChecks {
                 .range("buffer.tenants.default-rate-limit", tenants.defaultRateLimit(), 1, 1_000_000)
                 .range("buffer.tenants.default-rate-window-seconds", tenants.defaultRateWindowSeconds(), 1, 3600)
                 .positive("buffer.tenants.cache-refresh", tenants.cacheRefresh())
-                .range("buffer.tenants.max-concurrent-refreshes", tenants.maxConcurrentRefreshes(), 1, 64)
                 .positive("buffer.tenants.cache-ttl", tenants.cacheTtl())
                 .positive("buffer.dedupe.retention", dedupe.retention())
                 .positive("buffer.control.timestamp-tolerance", control.timestampTolerance());

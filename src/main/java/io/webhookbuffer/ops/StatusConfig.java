@@ -18,10 +18,6 @@ public interface StatusConfig {
      */
     Optional<String> token();
 
-    /** How often the page reloads itself. */
-    @WithDefault("10s")
-    Duration refresh();
-
     /** How long a browser session lasts: the cookie carries its expiry, signed, and is refused after it. */
     @WithDefault("8h")
     Duration sessionTtl();

@@ -31,7 +31,7 @@ import io.webhookbuffer.queue.QueueSnapshots;
 
 /**
  * {@code GET /status}: the human view of the buffer, server-rendered (Qute), no JavaScript, reloading itself every
- * {@code buffer.status.refresh}. Read-only; it shows the last backlog snapshot, so a page view costs no query.
+ * {@link #REFRESH_SECONDS} seconds. Read-only; it shows the last backlog snapshot, so a page view costs no query.
  *
  * <p>Access: {@code buffer.status.token} unset → 404 (the page does not exist). Otherwise
  * {@code Authorization: Bearer <token>}, or a session: a browser without one is shown a sign-in form (401), which
@@ -45,6 +45,8 @@ import io.webhookbuffer.queue.QueueSnapshots;
 public class StatusResource {
 
     static final String COOKIE = "buffer_status";
+    /** How often the page reloads itself: a few backlog snapshots apart, and often enough for a wall screen. */
+    static final int REFRESH_SECONDS = 10;
     static final String SIGN_IN = "/status/sign-in";
     private static final String TOKEN_IN_ADDRESS = "The status token is not accepted in the address (?token=): "
             + "addresses end up in proxy and browser logs. Sign in with the form at /status (it POSTs the token to "
@@ -135,7 +137,7 @@ public class StatusResource {
         QueueSnapshot s = snapshots.last();
         List<StatusBoard.Row> rows = StatusBoard.rows(s, drainer::view, now);
         long attention = rows.stream().filter(r -> r.state() != StatusBoard.State.OK).count();
-        return page.data("refreshSeconds", Math.max(1, config.refresh().toSeconds()))
+        return page.data("refreshSeconds", REFRESH_SECONDS)
                 .data("snapshot", s)
                 .data("oldestAge", s.events() == 0 ? "—" : StatusBoard.age(s.oldestAgeSeconds()))
                 .data("takenAt", StatusBoard.time(s.takenAt()))

@@ -17,14 +17,6 @@ public interface TenantConfig {
     Duration cacheRefresh();
 
     /**
-     * Background refreshes in flight at once, and as many loads of tenants not cached (a tenant's first request since
-     * the start, or after it expired while idle); the others wait their turn, in order. Keeps a wave of them (tenants
-     * first seen together come due together) from queueing in the database pool ahead of the group commit.
-     */
-    @WithDefault("2")
-    int maxConcurrentRefreshes();
-
-    /**
      * A cached tenant is dropped this long after it was loaded (reloaded in the background while in use, starting
      * between three quarters and seven eighths of it): the bound for a row changed without touching
      * {@code updated_at}.

@@ -67,7 +67,7 @@ import com.github.benmanes.caffeine.cache.Scheduler;
  * (ingress: 503 {@code lookup_busy} with {@code Retry-After}), never 404: nothing is known of it yet.
  *
  * <p>A tenant that exists but is not cached (first seen since the start, or expired while idle) is loaded at once, in
- * turn with the other tenants' loads ({@code max-concurrent-refreshes} at a time, in arrival order): identical
+ * turn with the other tenants' loads ({@link #MAX_CONCURRENT_REFRESHES} at a time, in arrival order): identical
  * concurrent misses are coalesced by the cache (one load per id), so each tenant waits behind at most one load per
  * other tenant, never behind traffic it did not send. Background refreshes take turns of their own, so a wave of them
  * never crowds the group commit out of the shared pool. With origin pull-through, an id that is not a tenant in
@@ -84,6 +84,12 @@ public class TenantDirectory {
      * made the change, from its own clock, before its transaction commits: a change that commits just after a look,
      * or comes from a replica whose clock runs behind the database's by less than this, is still found.
      */
+    /**
+     * Background refreshes in flight at once, and as many loads of tenants not cached (a tenant's first request since
+     * the start, or after it expired while idle); the others wait their turn, in order. Keeps a wave of them (tenants
+     * first seen together come due together) from queueing in the database pool ahead of the group commit.
+     */
+    static final int MAX_CONCURRENT_REFRESHES = 2;
     static final Duration LOOK_BACK = Duration.ofSeconds(10);
     /** How long the start waits for the first read of all tenant ids before it goes on without them. */
     static final Duration IDS_AT_START = Duration.ofSeconds(10);
@@ -133,8 +139,8 @@ public class TenantDirectory {
         this.originPull = config.originPull().enabled();
         this.lookupTimeout = requestDeadline(config.lookupTimeout(), config.originPull().enabled(),
                 config.originPull().maxWait(), config.originPull().timeout());
-        this.refreshes = new RefreshLimiter(config.maxConcurrentRefreshes());
-        this.loads = new RefreshLimiter(config.maxConcurrentRefreshes());
+        this.refreshes = new RefreshLimiter(MAX_CONCURRENT_REFRESHES);
+        this.loads = new RefreshLimiter(MAX_CONCURRENT_REFRESHES);
         TenantConfig.OriginPull pull = config.originPull();
         this.originQuestions = LookupBudget.of("origin pull-through bulkhead", pull.maxConcurrent(), pull.maxWaiting(),
                 pull.maxWait(), 0);
@@ -330,15 +336,13 @@ public class TenantDirectory {
      * leave at least two: one for the group commit, one for the readiness probe's {@code SELECT 1}.
      */
     static ConfigCheck problems(TenantConfig config, int poolSize) {
-        int share = 2 * config.maxConcurrentRefreshes() + 1;
+        int share = 2 * MAX_CONCURRENT_REFRESHES + 1;
         return new ConfigCheck()
-                .range("buffer.tenants.max-concurrent-refreshes", config.maxConcurrentRefreshes(), 1, 64)
                 .range("buffer.tenants.origin-pull.max-concurrent", config.originPull().maxConcurrent(), 1, 1024)
                 .range("buffer.tenants.origin-pull.max-waiting", config.originPull().maxWaiting(), 0, 10_000)
-                .require(share <= poolSize - 2, "twice buffer.tenants.max-concurrent-refreshes ("
-                        + config.maxConcurrentRefreshes() + ": loads and refreshes) + 1 (the change poll) must leave "
-                        + "two of quarkus.datasource.reactive.max-size (" + poolSize + ") for the group commit and "
-                        + "readiness");
+                .require(share <= poolSize - 2, "quarkus.datasource.reactive.max-size must be at least " + (share + 2)
+                        + " (tenant loads and refreshes, " + MAX_CONCURRENT_REFRESHES + " each, the change poll, "
+                        + "the group commit and readiness), was " + poolSize);
     }
 
     /**

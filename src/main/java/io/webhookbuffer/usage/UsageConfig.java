@@ -12,11 +12,4 @@ public interface UsageConfig {
     /** How often a full snapshot of each active tenant's billing period is pushed to the control plane. */
     @WithDefault("1h")
     Duration interval();
-
-    /**
-     * How often each replica adds its in-memory counts to PostgreSQL (and at shutdown). A crash loses at most this
-     * much of that replica's counts.
-     */
-    @WithDefault("10s")
-    Duration flushInterval();
 }

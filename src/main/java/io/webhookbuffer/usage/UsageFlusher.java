@@ -13,7 +13,7 @@ import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Adds this replica's in-memory counts to PostgreSQL every {@code buffer.usage.flush-interval} and at shutdown.
+ * Adds this replica's in-memory counts to PostgreSQL every 10 s and at shutdown.
  * Failure policy: a flush that fails gives its counts back to the counters and the next one carries them; only a
  * crash (no shutdown flush) loses counts, at most one flush interval's worth on that replica. Usage undercounts in
  * that case, never double-counts: a count is subtracted from memory before the upsert and given back only when the
@@ -35,7 +35,8 @@ public class UsageFlusher {
 
     // The first flush comes one interval after start, not at start: the counters are empty then, and a flush the
     // scheduler fires up to a second late would catch the first events (UsageRestartIT caught it doing so).
-    @Scheduled(every = "${buffer.usage.flush-interval:10s}", delayed = "${buffer.usage.flush-interval:10s}",
+    // Every 10 s: a crash loses at most that much of this replica's counts, and a flush is one statement.
+    @Scheduled(every = "10s", delayed = "10s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class, identity = "usage-flush")
     Uni<Void> scheduled() {

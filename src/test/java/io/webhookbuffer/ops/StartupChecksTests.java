@@ -159,11 +159,6 @@ class StartupChecksTests {
             }
 
             @Override
-            public Duration refresh() {
-                return Duration.ofSeconds(10);
-            }
-
-            @Override
             public Duration sessionTtl() {
                 return Duration.ofHours(8);
             }

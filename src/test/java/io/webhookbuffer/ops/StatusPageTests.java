@@ -66,7 +66,7 @@ class StatusPageTests {
 
         given().header("Authorization", "Bearer " + StatusProfile.TOKEN).get("/status").then().statusCode(200)
                 .contentType(containsString("text/html")).header("Cache-Control", "no-store")
-                .body(containsString("<meta http-equiv=\"refresh\" content=\"30\">"))
+                .body(containsString("<meta http-equiv=\"refresh\" content=\"10\">"))
                 .body(not(containsString("<script")));
         // The sign-in itself (a POSTed form, the cookie's attributes and expiry): StatusSignInTests.
     }

@@ -14,7 +14,6 @@ public class StatusProfile extends DeliveryProfile {
     public Map<String, String> getConfigOverrides() {
         Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
         overrides.put("buffer.status.token", TOKEN);
-        overrides.put("buffer.status.refresh", "30s");
         overrides.put("buffer.queue.snapshot-interval", "1s");
         overrides.put("buffer.delivery.max-attempts", "1000");
         // A batch the test holds at the origin stays in flight (queued, not failed) for the whole test.
