@@ -23,8 +23,7 @@ import com.tngtech.archunit.core.importer.Location;
 import io.quarkus.scheduler.Scheduled;
 import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.controlplane.CommandSignature;
-import io.webhookbuffer.ingress.DirectIngest;
-import io.webhookbuffer.ingress.WebhookResource;
+import io.webhookbuffer.ingress.IngestRoute;
 
 /**
  * The dependency directions each package-info states, enforced so they cannot drift. The rules see the service
@@ -108,10 +107,10 @@ class ArchitectureTests {
                 .check(MAIN);
     }
 
-    /** The event's way in reads ingress (HTTP, by either route) → ingest service (the decisions) → actor. */
+    /** The event's way in reads ingress (HTTP, the ingest route) → ingest service (the decisions) → actor. */
     @Test
     void theEndpointMapsHttpAndTheIngestServiceDecides() {
-        noClasses().that().belongToAnyOf(WebhookResource.class, DirectIngest.class)
+        noClasses().that().belongToAnyOf(IngestRoute.class)
                 .should().dependOnClassesThat().resideInAnyPackage("..verify..", "..tenant..", "..usage..", "..queue..")
                 .orShould().dependOnClassesThat().belongToAnyOf(TenantActors.class)
                 .check(MAIN);

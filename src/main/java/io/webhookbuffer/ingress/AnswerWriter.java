@@ -19,13 +19,17 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
+import io.webhookbuffer.tenant.RehearsalTenant;
+import io.webhookbuffer.tenant.Tenant;
 
 /**
- * Writes an ingest answer ({@link IngressAnswer}) from a Vert.x route, without RESTEasy: the status, its one header,
- * the JSON content type and the body as the application's Jackson {@code ObjectMapper} writes it (the one RESTEasy
- * serialises with). Two shapes, each as it was before the direct route: the gate's refusals ({@link #write}) and
- * the answers RESTEasy used to write ({@link #writeAsRestEasy}). An answer given before the request was read in full
- * ends the connection: what the sender still sends is read and dropped for at most {@link #LINGER_MILLIS} and
+ * Sends an ingest answer ({@link IngestAnswer}) from a Vert.x route: reports it to the metrics
+ * ({@link IngressListener}), keeps a refusal to a known tenant ({@link RefusalLog}), and writes it: the status, its one
+ * header, the JSON content type and the body as the application's Jackson {@code ObjectMapper} writes it. The warm-up's
+ * rehearsal ({@link RehearsalTenant}) is written, never reported nor kept. Two shapes on the wire, each pinned byte for
+ * byte by {@code IngestAnswersTests}: the answer to a request read in full ({@link #send}) and a refusal given from
+ * the request head or the body's read ({@link #sendEarly}). An answer given before the request was read in full ends
+ * the connection: what the sender still sends is read and dropped for at most {@link #LINGER_MILLIS} and
  * {@link #LINGER_BYTES} (so that a client that writes its whole body before it reads finds the answer, not a reset),
  * then the connection closes. Those bytes are dropped as they come off the socket ({@link Drop}), never copied onto
  * the heap.
@@ -36,7 +40,6 @@ public class AnswerWriter {
     static final long LINGER_MILLIS = 1000;
     static final long LINGER_BYTES = 1024 * 1024;
     private static final CharSequence JSON = HttpHeaders.createOptimized("application/json");
-    /** As RESTEasy spells them. */
     private static final String CONTENT_TYPE = "Content-Type";
     private static final CharSequence JSON_UTF8 = HttpHeaders.createOptimized("application/json;charset=UTF-8");
     static final String TEXT_UTF8 = "text/plain;charset=UTF-8";
@@ -46,17 +49,38 @@ public class AnswerWriter {
 
     private final ObjectMapper json;
     private final Vertx vertx;
+    private final IngressListener listener;
+    private final RefusalLog refusals;
+    private final RehearsalTenant rehearsal;
+    private final RequestLog log;
 
-    public AnswerWriter(ObjectMapper json, Vertx vertx) {
+    public AnswerWriter(ObjectMapper json, Vertx vertx, IngressListener listener, RefusalLog refusals,
+            RehearsalTenant rehearsal, RequestLog log) {
         this.json = json;
         this.vertx = vertx;
+        this.listener = listener;
+        this.refusals = refusals;
+        this.rehearsal = rehearsal;
+        this.log = log;
     }
 
     /**
-     * Writes a refusal of the gate unless the response is over; {@code close} ends the connection after it in any
-     * case.
+     * Sends the answer to a request read in full (the ingest route's), for {@code tenant} (null when there is none),
+     * taken at {@code started} with a body of {@code bodyBytes}: reported, kept, logged ({@link RequestLog}), written.
      */
-    void write(RoutingContext ctx, IngressAnswer answer, boolean close) {
+    void send(RoutingContext ctx, Tenant tenant, IngestAnswer answer, long started, long bodyBytes) {
+        report(ctx, tenant, answer, started, bodyBytes);
+        log.answered(ctx, answer.status(), answer.reply());
+        write(ctx.response(), answer);
+    }
+
+    /**
+     * Sends a refusal given from the request's head or while its body was read, reported and kept as {@link #send}
+     * does; {@code close} ends the connection after it in any case.
+     */
+    void sendEarly(RoutingContext ctx, Tenant tenant, IngestAnswer answer, long started, long bodyBytes,
+            boolean close) {
+        report(ctx, tenant, answer, started, bodyBytes);
         HttpServerResponse response = ctx.response();
         if (response.ended() || response.closed()) {
             return;
@@ -65,6 +89,18 @@ public class AnswerWriter {
             response.putHeader(answer.header(), answer.value());
         }
         end(ctx, answer.status(), JSON, encode(answer.reply()), close);
+    }
+
+    /** The metrics and the tenant's refusals; neither for the warm-up's rehearsal (its tenant, or its header). */
+    private void report(RoutingContext ctx, Tenant tenant, IngestAnswer answer, long started, long bodyBytes) {
+        HttpServerRequest request = ctx.request();
+        if ((tenant != null && rehearsal.is(tenant.id())) || rehearsal.sentBy(request.getHeader(RehearsalTenant.HEADER))) {
+            return;
+        }
+        answer.reportTo(listener, started);
+        if (tenant != null) {
+            refusals.record(tenant, answer, request.headers().names(), bodyBytes, request.remoteAddress());
+        }
     }
 
     /**
@@ -96,12 +132,10 @@ public class AnswerWriter {
     }
 
     /**
-     * Writes the answer to a request read in full exactly as RESTEasy writes it ({@code buffer.ingress.direct-route}
-     * changes no byte on the wire): {@code content-length} first, then the answer's header and
-     * {@code Content-Type: application/json;charset=UTF-8} in RESTEasy's order (by name), in its spelling.
+     * The answer to a request read in full: {@code content-length} first, then the answer's header and
+     * {@code Content-Type: application/json;charset=UTF-8} in the order of their names.
      */
-    void writeAsRestEasy(RoutingContext ctx, IngressAnswer answer) {
-        HttpServerResponse response = ctx.response();
+    private void write(HttpServerResponse response, IngestAnswer answer) {
         if (response.ended() || response.closed()) {
             return;
         }
@@ -127,18 +161,17 @@ public class AnswerWriter {
      * A handshake answered as text (Twitch's challenge): a browser must not sniff it, a cache must not keep it. An
      * empty text is an answer without a body (Xero's): no content type, {@code content-length: 0}.
      */
-    private static void writeText(HttpServerResponse response, IngressAnswer answer) {
+    private static void writeText(HttpServerResponse response, IngestAnswer answer) {
         byte[] body = answer.text().getBytes(StandardCharsets.UTF_8);
         response.setStatusCode(answer.status());
         if (body.length == 0) {
-            // RESTEasy writes a response without an entity so: its headers, then the length.
             response.putHeader("Cache-Control", NO_STORE);
             response.putHeader(HttpHeaders.CONTENT_LENGTH, "0");
             response.end();
             return;
         }
         response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length));
-        // RESTEasy's order (by name) and spelling, as writeAsRestEasy keeps them.
+        // In the order of their names, as write keeps them.
         response.putHeader("Cache-Control", NO_STORE);
         response.putHeader(CONTENT_TYPE, TEXT_UTF8);
         response.putHeader(NOSNIFF_HEADER, NOSNIFF);

@@ -1,6 +1,7 @@
 package io.webhookbuffer.ingress;
 
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 import org.jboss.logging.Logger;
 
@@ -12,14 +13,15 @@ import io.webhookbuffer.verify.BodyCheck;
 import io.webhookbuffer.verify.VerificationFailure;
 
 /**
- * A large body whose signature is checked before it is copied onto the heap ({@link IngressGate}): its bytes wait off
- * the heap as they arrive, and once it is complete the MAC ({@link BodyCheck}) runs over them on the verification
- * pool, so a forged body never becomes a heap array (large ones were G1 humongous objects: tens of collections a
- * second under the abuse suite's 15 MB uploads, and the legitimate sender's p99 with them). Only a body that verified
- * is copied onto the heap, once. A body its headers refuse already (no signature, a malformed one, a stale
- * timestamp) is not kept at all. Holds a slot of the tenant's large-body checks ({@link VerificationBudget#permit})
- * until it is passed on. Used on the request's event loop, but for {@link #verify}, which runs on the pool while the
- * loop leaves the bytes alone: a close meanwhile frees them only when it has returned.
+ * A large body whose signature is checked before it is copied onto the heap: {@link IngressGate} holds its bytes off
+ * the heap as they arrive, and once it is complete {@link IngestService} has the MAC ({@link BodyCheck}) run over
+ * them on the verification pool, so a forged body never becomes a heap array (large ones were G1 humongous objects:
+ * tens of collections a second under the abuse suite's 15 MB uploads, and the legitimate sender's p99 with them). Only
+ * a body that verified is copied onto the heap, once. A body its headers refuse already (no signature, a malformed
+ * one, a stale timestamp) is not kept at all. Holds a slot of the tenant's large-body checks
+ * ({@link VerificationBudget#permit}) until its verdict is in. Used on the request's event loop, but for
+ * {@link #verify}, which runs on the pool while the loop leaves the bytes alone: a close meanwhile frees them only
+ * when it has returned.
  */
 final class CheckedBody implements BodyRoom {
 
@@ -91,19 +93,19 @@ final class CheckedBody implements BodyRoom {
     }
 
     /**
-     * On the event loop: hands {@link #verify} to the pool (its answer comes back on this loop); null when the pool
-     * is full.
+     * On the event loop: hands {@link #verify}, then {@code then} with its verdict, to the pool (the result comes back
+     * on this loop); null when the pool is full.
      */
-    CompletionStage<Verdict> verifyOn(VerificationPool pool, String tenantId) {
+    <T> CompletionStage<T> verifyOn(VerificationPool pool, String tenantId, Function<Verdict, T> then) {
         verifying = true;
-        CompletionStage<Verdict> verdict = pool.submit(tenantId, () -> {
+        CompletionStage<T> result = pool.submit(tenantId, () -> {
             Verdict v = verify();
             LOG.debugf("Checked %d bytes off the heap for tenant %s on %s", v.length(), tenantId,
                     Thread.currentThread().getName());
-            return v;
+            return then.apply(v);
         });
-        verifying = verdict != null;
-        return verdict;
+        verifying = result != null;
+        return result;
     }
 
     /**
@@ -133,11 +135,6 @@ final class CheckedBody implements BodyRoom {
         }
         VerificationFailure verdict = check.finish();
         return verdict == VerificationFailure.NONE ? onHeap(verdict) : new Verdict(NOT_KEPT, size, verdict);
-    }
-
-    /** The bytes on the heap without a MAC, for the ingest path to verify (or refuse) as it does any body. */
-    Verdict unchecked() {
-        return onHeap(null);
     }
 
     private Verdict onHeap(VerificationFailure checked) {

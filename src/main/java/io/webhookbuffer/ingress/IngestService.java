@@ -27,10 +27,11 @@ import io.webhookbuffer.verify.SignatureVerifier;
 import io.webhookbuffer.verify.VerificationFailure;
 
 /**
- * The admission of one event whose tenant and body {@link IngressGate} has admitted: the usage counts, the
- * failed-verification budget, the signature over the raw bytes (on the event loop, or on the verification pool for
- * a large body), a provider's handshake, the dedupe key, and the tenant's actor. It decides; {@link WebhookResource}
- * turns the decision into HTTP. Runs on the event loop and never blocks.
+ * The decision about one event whose tenant and body {@link IngressGate} has admitted, and the one place its
+ * signature is checked: the usage counts, a provider's handshake, the MAC over the raw bytes (on the event loop for a
+ * small body; on the verification pool for a large body or a costly scheme, within the tenant's share of it, the
+ * dedupe key computed there beside it), the failed-verification budget, the dedupe key, and the tenant's actor. Its
+ * answer is an {@link IngestAnswer}; {@link IngestRoute} writes it. Runs on the event loop and never blocks.
  */
 @ApplicationScoped
 public class IngestService {
@@ -40,48 +41,6 @@ public class IngestService {
     /** Event ids longer than this are replaced by their SHA-256 (stable, so dedupe still works): {@link #dedupeKey}. */
     static final int MAX_EVENT_ID_LENGTH = EventIds.MAX_LENGTH;
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
-
-    /** What was decided about one request, before HTTP. */
-    public sealed interface Admission {
-    }
-
-    /** Verified and handed to the tenant's actor: its decision. */
-    public record Decided(IngestResult result) implements Admission {
-    }
-
-    /** The signature did not verify (or the tenant has no scheme this build knows). */
-    public record Unauthorized(VerificationFailure failure) implements Admission {
-    }
-
-
-    /** No room on the verification pool for this large body (all tenants, or this tenant's share): no MAC. */
-    public record VerificationBusy() implements Admission {
-    }
-
-    /** A verified endpoint check (Slack url_verification, Zoom endpoint.url_validation): nothing buffered. */
-    public record Handshake(HandshakeAnswer answer) implements Admission {
-    }
-
-    /** A secret handshake taken in its window (Asana): the secret is committed; the answer echoes it in {@code header}. */
-    public record SecretStored(String header, String secret) implements Admission {
-        @Override
-        public String toString() {
-            return "SecretStored[" + header + ", hidden]";
-        }
-    }
-
-    /** A secret handshake refused: nothing stored. {@code retryAfterSeconds} is set for {@link Why#RATE} only. */
-    public record HandshakeRefused(Why why, long retryAfterSeconds) implements Admission {
-        /** Malformed secret (400), no open window (403), another of the tenant's handshakes at the database now (429). */
-        public enum Why { MALFORMED, NO_WINDOW, RATE }
-    }
-
-    /**
-     * The decision for a provider that requires answers without a body (Xero, {@link Providers#answersWithoutBody}):
-     * a buffered or duplicate event is answered 200 and a refused signature 401, with no body; other answers as usual.
-     */
-    public record Bodiless(Admission admission) implements Admission {
-    }
 
     private final TenantActors actors;
     private final UsageCounters usage;
@@ -108,32 +67,29 @@ public class IngestService {
                 .toArray(String[]::new);
     }
 
-    /** One request's way from the gate to the actor: {@code headers} looks a request header up by name. */
-    public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, byte[] body,
-            long receivedAt) {
-        return admit(tenant, headers, body, receivedAt, null, body.length);
-    }
-
     /**
-     * {@link #admit(Tenant, Function, byte[], long)} for a body the gate may have checked off the heap
-     * ({@code IngressGate}, {@code verify.BodyCheck}): {@code checked} is {@code NONE} when its signature verified
-     * there (it is not MACed again), why it failed (its bytes were not kept, {@code checkedBytes} says how many the
-     * MAC read), or null when it was not checked (then it is verified here as every body is).
+     * One request's way from the gate to the actor: {@code headers} looks a request header up by name. Xero's answers
+     * have no body ({@link Providers#answersWithoutBody}, {@link IngestAnswer#bodiless}).
      */
-    public CompletionStage<Admission> admit(Tenant tenant, Function<String, String> headers, byte[] body,
-            long receivedAt, VerificationFailure checked, int checkedBytes) {
-        CompletionStage<Admission> decided = decide(tenant, headers, body, receivedAt, checked, checkedBytes);
-        return Providers.answersWithoutBody(tenant.provider()) ? decided.thenApply(Bodiless::new) : decided;
+    public CompletionStage<IngestAnswer> admit(IngressGate.Admitted admitted, Function<String, String> headers,
+            long receivedAt) {
+        CompletionStage<IngestAnswer> decided = decide(admitted, headers, receivedAt);
+        return Providers.answersWithoutBody(admitted.tenant().provider()) ? decided.thenApply(IngestAnswer::bodiless)
+                : decided;
     }
 
-    private CompletionStage<Admission> decide(Tenant tenant, Function<String, String> headers, byte[] body,
-            long receivedAt, VerificationFailure checked, int checkedBytes) {
+    private CompletionStage<IngestAnswer> decide(IngressGate.Admitted admitted, Function<String, String> headers,
+            long receivedAt) {
+        Tenant tenant = admitted.tenant();
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
         UsageCounters.Tally tally = usage.of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
         SignatureVerifier verifier = tenant.verifier();
         AsanaHandshake secretHandshake = Providers.secretHandshake(tenant.provider());
         String offered = secretHandshake == null ? null : secretHandshake.offered(headers);
+        if (offered != null || verifier == null) {
+            admitted.letGo();
+        }
         if (offered != null) {
             // Unsigned: taken only inside the operator's window (SecretHandshakes), never verified as an event.
             return secretHandshakes.offer(tenant, offered);
@@ -142,59 +98,83 @@ public class IngestService {
             // Failure policy: fail closed. A tenant whose scheme this build does not know (or whose settings make
             // no scheme) accepts nothing.
             budget.failed(tenant.id());
-            return done(new Unauthorized(VerificationFailure.BAD_SIGNATURE));
+            return done(IngestAnswer.unauthorized(VerificationFailure.BAD_SIGNATURE));
         }
-        if (checked == VerificationFailure.NONE) {
-            // Verified off the heap: not MACed again; a large body's dedupe key is still computed off the loop.
-            return body.length < offloadBytes
-                    ? verified(tenant, headers, body, receivedAt, verifier, new Checked(checked, null, body.length), tally)
-                    : offloaded(tenant, headers, body, receivedAt, verifier, true, tally);
+        CompletionStage<Checked> checked = admitted.held() != null ? verifyHeld(admitted, headers, verifier)
+                : verify(admitted, headers, receivedAt, verifier);
+        if (checked == null) {
+            // Failure policy: refuse with 503 (retry), before the MAC: this tenant holds its share of the pool, or it
+            // is under a flood of bad signatures and its guarded slots are taken. A provider retries a 503.
+            return done(IngestAnswer.verificationBusy());
         }
-        if (checked != null) {
-            // Checked off the heap and failed: counted and answered as a failed MAC here would be, with no second
-            // MAC (the bytes are gone).
-            return verified(tenant, headers, body, receivedAt, verifier, new Checked(checked, null, checkedBytes), tally);
-        }
-        if (body.length < offloadBytes && !verifier.costly(tenant.secrets())) {
-            // Small: the MACs cost less than a hop to a worker thread. A public-key signature never does, whatever
-            // the body's size: it goes to the pool, within the tenant's share of it, like a large body.
-            VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
-            return verified(tenant, headers, body, receivedAt, verifier, new Checked(failure, null, body.length), tally);
-        }
-        return offloaded(tenant, headers, body, receivedAt, verifier, false, tally);
+        return checked.thenCompose(c -> verified(tenant, headers, receivedAt, verifier, c, tally));
     }
 
     /**
-     * A large body, or a costly scheme: verified on the pool, within the tenant's share of it; one the gate verified
-     * already ({@code verifiedAlready}) has only its dedupe key computed there.
+     * A body on the heap: a small one verified here, on the event loop (its MACs cost less than a hop to a worker
+     * thread); a large one, or any under a costly scheme (a public-key signature, whatever the body's size), on the
+     * pool within the tenant's share of it, its dedupe key computed there too. Null when there is no room for it.
      */
-    private CompletionStage<Admission> offloaded(Tenant tenant, Function<String, String> headers, byte[] body,
-            long receivedAt, SignatureVerifier verifier, boolean verifiedAlready,
-            UsageCounters.Tally tally) {
+    private CompletionStage<Checked> verify(IngressGate.Admitted admitted, Function<String, String> headers,
+            long receivedAt, SignatureVerifier verifier) {
+        Tenant tenant = admitted.tenant();
+        byte[] body = admitted.body();
+        if (body.length < offloadBytes && !verifier.costly(tenant.secrets())) {
+            return done(new Checked(verifier.verify(headers, body, tenant.secrets(), receivedAt), null, body, body.length));
+        }
         VerificationBudget.Permit permit = budget.permit(tenant.id());
         CompletionStage<Checked> offloaded = permit == null ? null
-                : pool.submit(tenant.id(), () -> verifiedAlready ? keyOffLoop(verifier, headers, body, tenant)
-                        : verifyOffLoop(verifier, headers, body, tenant, receivedAt));
+                : pool.submit(tenant.id(), () -> verifyOffLoop(verifier, headers, body, tenant, receivedAt));
         if (offloaded == null) {
-            // Failure policy: refuse with 503 (retry), before the MAC: this tenant holds its share of the pool, or it
-            // is under a flood of bad signatures and its guarded slots are taken. A provider retries a 503.
             if (permit != null) {
                 permit.release();
             }
-            return done(new VerificationBusy());
+            return null;
         }
-        if (!verifiedAlready) {
-            listener.offloaded();
-        }
-        return offloaded.whenComplete((checked, error) -> permit.release())
-                .thenCompose(checked -> verified(tenant, headers, body, receivedAt, verifier, checked, tally));
+        offloaded(admitted);
+        return offloaded.whenComplete((checked, error) -> permit.release());
     }
 
     /**
-     * A verification's outcome, with the dedupe key when it was computed beside it (a large body: off the loop), and
-     * the bytes the MAC read (a failure's weight in the budget).
+     * A large body the gate held off the heap ({@link CheckedBody}) with its scheme's check, which read it as it
+     * arrived: the MAC is finished on the pool (the gate took the tenant's slot for it), and for an authentic body its
+     * copy on the heap and its dedupe key made there beside it; a body its headers refused already costs no MAC. The
+     * bytes off the heap are let go once it returns. Null when there is no room on the pool.
      */
-    private record Checked(VerificationFailure failure, String key, int bytes) {
+    private CompletionStage<Checked> verifyHeld(IngressGate.Admitted admitted, Function<String, String> headers,
+            SignatureVerifier verifier) {
+        CheckedBody held = admitted.held();
+        Tenant tenant = admitted.tenant();
+        if (!held.needsMac()) {
+            CheckedBody.Verdict verdict = held.verify();
+            held.letGo();
+            return done(new Checked(verdict.checked(), null, verdict.body(), verdict.length()));
+        }
+        CompletionStage<Checked> checked = held.verifyOn(pool, tenant.id(), verdict -> keyed(verdict, verifier,
+                headers, tenant));
+        if (checked == null) {
+            held.letGo();
+            return null;
+        }
+        offloaded(admitted);
+        return checked.whenComplete((c, error) -> {
+            held.verified();
+            held.letGo();
+        });
+    }
+
+    private void offloaded(IngressGate.Admitted admitted) {
+        if (!admitted.rehearsal()) {
+            listener.offloaded(); // the warm-up's rehearsal is counted nowhere
+        }
+    }
+
+    /**
+     * A verification's outcome; the body on the heap (empty when a failed one was never copied there), with its
+     * dedupe key when it was computed beside it (a large body: off the loop), and the bytes the MAC read (a failure's
+     * weight in the budget).
+     */
+    private record Checked(VerificationFailure failure, String key, byte[] body, int bytes) {
     }
 
     /**
@@ -205,17 +185,20 @@ public class IngestService {
             byte[] body, Tenant tenant, long receivedAt) {
         VerificationFailure failure = verifier.verify(headers, body, tenant.secrets(), receivedAt);
         LOG.debugf("Verified %d bytes for tenant %s on %s", body.length, tenant.id(), Thread.currentThread().getName());
-        return new Checked(failure, failure == VerificationFailure.NONE ? key(verifier, headers, body) : null,
+        return new Checked(failure, failure == VerificationFailure.NONE ? key(verifier, headers, body) : null, body,
                 body.length);
     }
 
-    /** The dedupe key of a body the gate verified already (no MAC again). */
-    private static Checked keyOffLoop(SignatureVerifier verifier, Function<String, String> headers, byte[] body,
-            Tenant tenant) {
-        String key = key(verifier, headers, body);
-        LOG.debugf("Keyed %d verified bytes for tenant %s on %s", body.length, tenant.id(),
+    /** On the pool, after the MAC of a body held off the heap: the dedupe key of an authentic one. */
+    private static Checked keyed(CheckedBody.Verdict verdict, SignatureVerifier verifier,
+            Function<String, String> headers, Tenant tenant) {
+        if (verdict.checked() != VerificationFailure.NONE) {
+            return new Checked(verdict.checked(), null, verdict.body(), verdict.length());
+        }
+        String key = key(verifier, headers, verdict.body());
+        LOG.debugf("Keyed %d verified bytes for tenant %s on %s", verdict.length(), tenant.id(),
                 Thread.currentThread().getName());
-        return new Checked(VerificationFailure.NONE, key, body.length);
+        return new Checked(VerificationFailure.NONE, key, verdict.body(), verdict.length());
     }
 
     private static String key(SignatureVerifier verifier, Function<String, String> headers, byte[] body) {
@@ -224,8 +207,8 @@ public class IngestService {
                 verifier.volatileFields());
     }
 
-    private CompletionStage<Admission> verified(Tenant tenant, Function<String, String> headers, byte[] body,
-            long receivedAt, SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally) {
+    private CompletionStage<IngestAnswer> verified(Tenant tenant, Function<String, String> headers, long receivedAt,
+            SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally) {
         VerificationFailure failure = checked.failure();
         if (failure != VerificationFailure.NONE) {
             tally.increment(UsageMetric.REJECTED_SIGNATURE);
@@ -234,18 +217,19 @@ public class IngestService {
             // One MAC per active secret ran over them: a tenant mid-rotation costs its forgers' bodies twice the work.
             budget.failed(tenant.id(), failure == VerificationFailure.BAD_SIGNATURE
                     ? (long) checked.bytes() * Math.max(1, tenant.secrets().size()) : 0);
-            return done(new Unauthorized(failure));
+            return done(IngestAnswer.unauthorized(failure));
         }
+        byte[] body = checked.body();
         HandshakeAnswer handshake = verifier.handshake(headers, body, tenant.secrets(), receivedAt);
         if (handshake != null) {
-            return done(new Handshake(handshake));
+            return done(IngestAnswer.handshake(handshake));
         }
         String key = checked.key() != null ? checked.key() : key(verifier, headers, body);
         IncomingEvent event = new IncomingEvent(tenant.id(), key, body, contentType(headers),
                 forwardedHeaders(headers), receivedAt);
         return actors.ingest(tenant, event).thenApply(result -> {
             count(tally, result, body.length);
-            return new Decided(result);
+            return IngestAnswer.of(result);
         });
     }
 
@@ -320,7 +304,7 @@ public class IngestService {
         return false;
     }
 
-    private static CompletionStage<Admission> done(Admission admission) {
-        return CompletableFuture.completedFuture(admission);
+    private static <T> CompletionStage<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
     }
 }

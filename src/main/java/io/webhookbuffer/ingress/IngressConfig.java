@@ -73,15 +73,6 @@ public interface IngressConfig {
     @WithDefault("100")
     int maxHeaderCount();
 
-    /**
-     * Whether {@code POST /webhook/{tenantId}} is answered from the ingest gate's Vert.x route ({@link DirectIngest}:
-     * no RESTEasy dispatch, no request scope, no context propagation on the answer's way) or handed on to RESTEasy
-     * ({@link WebhookResource}). Both give the same answers byte for byte; the switch exists so that the two can be
-     * measured side by side in one build. Other methods on the path are RESTEasy's either way (405).
-     */
-    @WithDefault("true")
-    boolean directRoute();
-
     /** The signature check: what a bad signature may cost (README "What an unauthenticated request costs"). */
     Verification verification();
 

@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -18,6 +17,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
@@ -32,66 +32,70 @@ import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageMetric;
 import io.webhookbuffer.verify.BodyCheck;
 import io.webhookbuffer.verify.SignatureVerifier;
-import io.webhookbuffer.verify.VerificationFailure;
 
 /**
  * What a request may cost before its sender is authenticated (ARCHITECTURE invariant 9; docs/architecture.md "What
- * an unauthenticated request costs"). Two Vert.x routes ahead of RESTEasy, which run once the request head is in and
- * before any of the body is read:
+ * an unauthenticated request costs"). Two Vert.x routes, which run once the request head is in and before any of the
+ * body is read:
  * <ul>
  * <li>every request: at most {@code buffer.ingress.max-header-count} header lines (431), no empty and no second
  * {@code Host} line, and for HTTP/1.1 one that Vert.x can parse (RFC 9112 §3.2: 400 {@code invalid_host}; a missing or
  * unparseable Host fails in Vert.x Web's router before any route runs, and is answered here rather than by Quarkus's
  * error page with an ERROR line);</li>
- * <li>{@code POST /webhook/{id}}: a {@code Content-Length} above the hard ceiling is 413 at once; otherwise the body
- * stays paused while the tenant is looked up: an unknown or inactive tenant is 404, a {@code Content-Length} above the
- * tenant's limit 413, before a byte of the body is read. Then the body is read with a deadline (408), a running cap
- * (413 at the first chunk past the limit when its length was not declared) and the tenant's share of the replica's
- * budget ({@link InFlightBytes}) taken as its room grows with the bytes that arrive ({@link BodyRoom}; 503 past the
- * share); a large one, off the heap until it verifies ({@link CheckedBody}). The tenant and the bytes go on to
- * {@link DirectIngest}, which answers from this route ({@code buffer.ingress.direct-route}, the default), or else to
- * {@link WebhookResource} in the routing context; the budget is given back with the answer.</li>
+ * <li>{@code /webhook/{id}}: a {@code GET} with a query string is a provider's check ({@link QueryHandshakes}), any
+ * other method but {@code POST} is 405 ({@link IngestRoute#methodNotAllowed}). For {@code POST}, a
+ * {@code Content-Length} above the hard ceiling is 413 at once; otherwise the body stays paused while the tenant is
+ * looked up: an unknown or inactive tenant is 404, a {@code Content-Length} above the tenant's limit 413, before a byte
+ * of the body is read. Then the body is read with a deadline (408), a running cap (413 at the first chunk past the
+ * limit when its length was not declared) and the tenant's share of the replica's budget ({@link InFlightBytes}) taken
+ * as its room grows with the bytes that arrive ({@link BodyRoom}; 503 past the share); a large one off the heap with
+ * its scheme's check ({@link CheckedBody}), for which the tenant's slot of large-body checks is taken before a byte is
+ * read (503 {@code verification_busy} when a flood of bad signatures took them). The tenant and the bytes go on to
+ * {@link IngestRoute}, whose {@link IngestService} verifies them; the budget is given back with the answer.</li>
  * </ul>
- * An answer given before the request was read in full ends the connection ({@link AnswerWriter}). HTTP/1.x only
- * ({@code quarkus.http.http2=false}, checked at start-up): RESTEasy cannot take an HTTP/2 request whose stream the gate
- * has read to its end. Everything here runs on the request's event loop and never blocks.
+ * An answer given before the request was read in full ends the connection ({@link AnswerWriter}). Everything here runs
+ * on the request's event loop and never blocks.
  */
 @ApplicationScoped
 public class IngressGate {
 
     private static final Logger LOG = Logger.getLogger(IngressGate.class);
-    private static final String ADMITTED = IngressGate.class.getName() + ".admitted";
     /** Every request, first (ops.RequestLogging gives the request its id just before). */
     public static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
     static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
 
     /**
-     * A request the gate let through: its tenant (known, active), its whole body within every limit; whether it is a
-     * warm-up rehearsal ({@link RehearsalTenant}: no metric counts it); its length; for a body checked off the heap,
-     * what the check said ({@code NONE}: it verified, and is not MACed again; a failure: why, and {@code body} is
-     * empty), else null (the ingest path verifies it).
+     * A request the gate let through: its tenant (known, active), its whole body within every limit, on the heap
+     * ({@code body}) or, for a large one, off it with its scheme's check ({@code held}; {@code body} is then null); and
+     * whether it is the warm-up's rehearsal ({@link RehearsalTenant}: no metric counts it).
      */
-    record Admitted(Tenant tenant, byte[] body, boolean rehearsal, int length, VerificationFailure checked) {
+    record Admitted(Tenant tenant, byte[] body, CheckedBody held, boolean rehearsal) {
+
         Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
-            this(tenant, body, rehearsal, body.length, null);
+            this(tenant, body, null, rehearsal);
         }
 
-        String tenantId() {
-            return tenant.id();
+        int length() {
+            return held != null ? held.size() : body.length;
+        }
+
+        /** Frees a body held off the heap and its slot (again is harmless). */
+        void letGo() {
+            if (held != null) {
+                held.letGo();
+            }
         }
     }
 
     private final TenantDirectory tenants;
     private final InFlightBytes inFlight;
     private final UsageCounters usage;
-    private final IngressListener listener;
     private final VerificationBudget verificationBudget;
     private final AnswerWriter writer;
-    private final DirectIngest direct;
+    private final IngestRoute route;
+    private final QueryHandshakes queryHandshakes;
     private final RehearsalTenant rehearsal;
-    private final RefusalLog refusals;
-    private final VerificationPool pool;
     private final ReceiveClock clock;
     private final int checkFrom;
     private final Vertx vertx;
@@ -102,13 +106,12 @@ public class IngressGate {
     private final long busyRetryAfter;
     private final long unavailableRetryAfter;
 
-    public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, IngressListener listener,
-            AnswerWriter writer, DirectIngest direct, Vertx vertx, IngressConfig config, ActorConfig actor,
+    public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, AnswerWriter writer,
+            IngestRoute route, QueryHandshakes queryHandshakes, Vertx vertx, IngressConfig config, ActorConfig actor,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
-            VerificationBudget verificationBudget, RehearsalTenant rehearsal, RefusalLog refusals, ReceiveClock clock,
-            VerificationPool pool) {
-        this.refusals = refusals;
-        this.pool = pool;
+            VerificationBudget verificationBudget, RehearsalTenant rehearsal, ReceiveClock clock) {
+        this.route = route;
+        this.queryHandshakes = queryHandshakes;
         this.clock = clock;
         this.checkFrom = config.verification().offloadBytes();
         this.verificationBudget = verificationBudget;
@@ -116,9 +119,7 @@ public class IngressGate {
         this.tenants = tenants;
         this.inFlight = inFlight;
         this.usage = usage;
-        this.listener = listener;
         this.writer = writer;
-        this.direct = config.directRoute() ? direct : null;
         this.vertx = vertx;
         this.defaultLimit = config.maxBodyBytes();
         this.ceiling = ceiling.asLongValue();
@@ -130,12 +131,17 @@ public class IngressGate {
 
     void routes(@Observes Router router) {
         router.route().order(HEAD_ORDER).handler(this::checkHead).failureHandler(this::refuseUnroutableHost);
-        router.post("/webhook/:tenantId").order(INGEST_ORDER).handler(this::admit);
+        router.route("/webhook/:tenantId").order(INGEST_ORDER).handler(this::ingestPath);
     }
 
-    /** What the gate admitted for this request, or null when it did not pass the gate. */
-    static Admitted admitted(RoutingContext routing) {
-        return routing.get(ADMITTED);
+    /** The ingest path, by method: POST is an event, a GET with a query string a provider's check, the rest 405. */
+    private void ingestPath(RoutingContext ctx) {
+        HttpMethod method = ctx.request().method();
+        if (HttpMethod.POST.equals(method)) {
+            admit(ctx);
+        } else if (!HttpMethod.GET.equals(method) || !queryHandshakes.handle(ctx)) {
+            route.methodNotAllowed(ctx);
+        }
     }
 
     private void checkHead(RoutingContext ctx) {
@@ -152,14 +158,14 @@ public class IngressGate {
         }
         if (lines > maxHeaderCount) {
             LOG.debugf("refused %s %s: %d header lines", request.method(), request.path(), lines);
-            refuse(ctx, IngressResponses.tooManyHeaders(), System.nanoTime(), true);
+            writer.sendEarly(ctx, null, IngestAnswer.tooManyHeaders(), System.nanoTime(), 0, true);
         } else if (hosts > 1 || blankHost) {
             LOG.debugf("refused %s %s: %d Host lines%s", request.method(), request.path(), hosts,
                     blankHost ? ", an empty one" : "");
-            refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
+            writer.sendEarly(ctx, null, IngestAnswer.invalidHost(), System.nanoTime(), 0, true);
         } else if (hasDotSegment(request.path())) {
             LOG.debugf("refused %s %s: a dot segment in the path", request.method(), request.path());
-            refuse(ctx, IngressResponses.invalidPath(), System.nanoTime(), true);
+            writer.sendEarly(ctx, null, IngestAnswer.invalidPath(), System.nanoTime(), 0, true);
         } else {
             ctx.next();
         }
@@ -200,7 +206,7 @@ public class IngressGate {
         HttpServerRequest request = ctx.request();
         if (ctx.statusCode() == 400 && request.version() != HttpVersion.HTTP_1_0 && request.authority() == null) {
             LOG.debugf("refused %s %s: no usable Host", request.method(), request.path());
-            refuse(ctx, IngressResponses.invalidHost(), System.nanoTime(), true);
+            writer.sendEarly(ctx, null, IngestAnswer.invalidHost(), System.nanoTime(), 0, true);
         } else {
             ctx.next();
         }
@@ -210,12 +216,12 @@ public class IngressGate {
         long started = System.nanoTime();
         String tenantId = ctx.pathParam("tenantId");
         if (!Tenant.isValidId(tenantId)) {
-            refuse(ctx, IngressResponses.notFound(), started, false);
+            writer.sendEarly(ctx, null, IngestAnswer.notFound(), started, 0, false);
             return;
         }
         long declared = declaredLength(ctx.request());
         if (declared > ceiling) {
-            refuse(ctx, IngressResponses.tooLarge(), started, false); // no tenant may take it: no lookup
+            writer.sendEarly(ctx, null, IngestAnswer.tooLarge(), started, 0, false); // no tenant may take it: no lookup
             return;
         }
         ctx.request().pause(); // not a byte of the body until the tenant and its limit are known
@@ -238,31 +244,31 @@ public class IngressGate {
      * none). Failure policy: fail closed and ask for a retry (503). Without the tenant nothing can be checked, so
      * nothing of the request is read. A lookup its budget refused was never made: 503, never 404.
      */
-    static IngressAnswer lookupFailure(CompletableFuture<Tenant> lookup, long busyRetryAfter,
+    static IngestAnswer lookupFailure(CompletableFuture<Tenant> lookup, long busyRetryAfter,
             long unavailableRetryAfter) {
         try {
             lookup.join();
             return null;
         } catch (CompletionException | CancellationException e) {
             return e instanceof LookupRefused || e.getCause() instanceof LookupRefused
-                    ? IngressResponses.lookupBusy(busyRetryAfter)
-                    : IngressResponses.unavailable(unavailableRetryAfter);
+                    ? IngestAnswer.lookupBusy(busyRetryAfter)
+                    : IngestAnswer.unavailable(unavailableRetryAfter);
         }
     }
 
     private void admit(RoutingContext ctx, CompletableFuture<Tenant> lookup, long declared, long started) {
-        IngressAnswer failed = lookupFailure(lookup, busyRetryAfter, unavailableRetryAfter);
+        IngestAnswer failed = lookupFailure(lookup, busyRetryAfter, unavailableRetryAfter);
         if (failed != null) {
-            refuse(ctx, failed, started, false);
+            writer.sendEarly(ctx, null, failed, started, 0, false);
             return;
         }
         Tenant tenant = lookup.join();
         if (tenant == null) {
-            refuse(ctx, IngressResponses.notFound(), started, false);
+            writer.sendEarly(ctx, null, IngestAnswer.notFound(), started, 0, false);
             return;
         }
         if (!tenant.active()) {
-            refuse(ctx, tenant, IngressResponses.notFound(), started, declared);
+            writer.sendEarly(ctx, tenant, IngestAnswer.notFound(), started, declared, false);
             return;
         }
         if (ctx.response().closed()) {
@@ -271,14 +277,14 @@ public class IngressGate {
         int limit = (int) Math.min(tenant.maxBodyBytes(defaultLimit), ceiling);
         if (declared > limit) {
             usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
-            refuse(ctx, tenant, IngressResponses.tooLarge(), started, declared);
+            writer.sendEarly(ctx, tenant, IngestAnswer.tooLarge(), started, declared, false);
         } else {
             BodyCheck check = declared >= checkFrom || declared < 0 ? bodyCheck(ctx.request(), tenant) : null;
             VerificationBudget.Permit permit = check == null || check.decided() ? null
                     : verificationBudget.permit(tenant.id());
             if (check != null && !check.decided() && permit == null) {
                 // A flood of bad signatures to this tenant took its share of large-body checks: 503, nothing read.
-                refuse(ctx, tenant, IngressResponses.verificationBusy(), started, declared);
+                writer.sendEarly(ctx, tenant, IngestAnswer.verificationBusy(), started, declared, false);
                 return;
             }
             new BodyRead(ctx, tenant, limit, declared, started, check == null ? null : new CheckedBody(check, permit))
@@ -307,7 +313,7 @@ public class IngressGate {
 
     /**
      * One request's body as it arrives: the running cap, the deadline and its share of the replica's budget; with a
-     * {@link CheckedBody}, its bytes off the heap and their MAC on the pool once complete.
+     * {@link CheckedBody}, its bytes off the heap with its scheme's check.
      */
     private final class BodyRead {
 
@@ -350,10 +356,10 @@ public class IngressGate {
                 letGo();
             });
             if (checked != null && !checked.open(cap)) {
-                refuse(IngressResponses.busy(busyRetryAfter)); // direct memory ran out after all: retry later
+                refuse(IngestAnswer.busy(busyRetryAfter)); // direct memory ran out after all: retry later
                 return;
             }
-            deadline = BodyReads.start(vertx, ctx, bodyTimeoutMillis, () -> refuse(IngressResponses.bodyTimeout()),
+            deadline = BodyReads.start(vertx, ctx, bodyTimeoutMillis, () -> refuse(IngestAnswer.bodyTimeout()),
                     this::chunk, this::complete);
         }
 
@@ -365,9 +371,9 @@ public class IngressGate {
             // A declared body cannot outgrow its Content-Length (Netty ends the request there): the cap is for the rest.
             if (length > cap - size) {
                 usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
-                refuse(IngressResponses.tooLarge());
+                refuse(IngestAnswer.tooLarge());
             } else if (!roomFor(size + length)) {
-                refuse(IngressResponses.busy(busyRetryAfter));
+                refuse(IngestAnswer.busy(busyRetryAfter));
             } else {
                 room.add(chunk);
                 size += length;
@@ -400,48 +406,8 @@ public class IngressGate {
             }
             over = true;
             vertx.cancelTimer(deadline);
-            if (checked == null) {
-                pass(new Admitted(tenant, heap.take(), rehearsal.is(tenant.id())));
-            } else if (!checked.needsMac()) {
-                pass(verdict(checked.verify()));
-            } else {
-                CompletionStage<CheckedBody.Verdict> verifying = checked.verifyOn(pool, tenant.id());
-                if (verifying == null) {
-                    // The pool is full: passed on unchecked, so that the ingest path answers its 503 exactly as
-                    // for any large body (a heap copy, but no MAC).
-                    pass(verdict(checked.unchecked()));
-                    return;
-                }
-                if (!rehearsal.is(tenant.id())) {
-                    listener.offloaded();
-                }
-                verifying.whenComplete((verdict, failure) -> {
-                    if (!checked.verified()) {
-                        return; // the sender left meanwhile
-                    }
-                    if (failure != null) {
-                        IngressGate.this.refuse(ctx, tenant, IngressResponses.unavailable(unavailableRetryAfter),
-                                started, size);
-                        letGo();
-                    } else {
-                        pass(verdict(verdict));
-                    }
-                });
-            }
-        }
-
-        private Admitted verdict(CheckedBody.Verdict verdict) {
-            letGo(); // the bytes are on the heap now, or not needed; the slot is given back before the pool again
-            return new Admitted(tenant, verdict.body(), rehearsal.is(tenant.id()), verdict.length(), verdict.checked());
-        }
-
-        private void pass(Admitted admitted) {
-            if (direct != null) {
-                direct.answer(ctx, admitted);
-            } else {
-                ctx.put(ADMITTED, admitted);
-                ctx.next(); // to WebhookResource
-            }
+            route.answer(ctx, checked == null ? new Admitted(tenant, heap.take(), rehearsal.is(tenant.id()))
+                    : new Admitted(tenant, null, checked, rehearsal.is(tenant.id())));
         }
 
         private void letGo() {
@@ -450,31 +416,13 @@ public class IngressGate {
             }
         }
 
-        private void refuse(IngressAnswer answer) {
+        private void refuse(IngestAnswer answer) {
             if (!over) {
                 over = true;
                 vertx.cancelTimer(deadline);
-                IngressGate.this.refuse(ctx, tenant, answer, started, expected >= 0 ? expected : size);
+                writer.sendEarly(ctx, tenant, answer, started, expected >= 0 ? expected : size, false);
                 letGo();
             }
         }
-    }
-
-    /** {@link #refuse(RoutingContext, IngressAnswer, long, boolean)} to a known tenant, kept in its refusals. */
-    private void refuse(RoutingContext ctx, Tenant tenant, IngressAnswer answer, long started, long bodyBytes) {
-        if (rehearsal.is(tenant.id())) { // the warm-up's: neither kept nor reported
-            writer.write(ctx, answer, false);
-            return;
-        }
-        refusals.record(tenant, answer, ctx.request().headers().names(), bodyBytes, ctx.request().remoteAddress());
-        refuse(ctx, answer, started, false);
-    }
-
-    /** Reports an ingest answer ({@link IngressListener}; not the warm-up's) and writes it ({@link AnswerWriter}). */
-    private void refuse(RoutingContext ctx, IngressAnswer answer, long started, boolean close) {
-        if (!rehearsal.sentBy(ctx.request().getHeader(RehearsalTenant.HEADER))) {
-            answer.reportTo(listener, started);
-        }
-        writer.write(ctx, answer, close);
     }
 }

@@ -20,11 +20,6 @@ public record IngressReply(String status, String eventId, String reason, String 
         this(status, eventId, reason, challenge, plainToken, encryptedToken, null);
     }
 
-    /** An answer to a provider's endpoint check (it carries the challenge or token), not to an event. */
-    boolean isHandshake() {
-        return challenge != null || plainToken != null || type != null
-                || IngressResponses.HANDSHAKE_ACCEPTED.equals(status);
-    }
 
     static IngressReply status(String status) {
         return new IngressReply(status, null, null);

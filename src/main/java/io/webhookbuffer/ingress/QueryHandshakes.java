@@ -4,13 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.actor.IngestResult;
@@ -21,8 +19,8 @@ import io.webhookbuffer.verify.QueryHandshake;
 
 /**
  * {@code GET /webhook/{tenantId}?...}: a provider's endpoint check by GET (Meta, X, Dropbox: {@link QueryHandshake}),
- * answered from a Vert.x route ahead of RESTEasy and never buffered. What an unauthenticated sender can make it cost
- * is bounded: a GET without a query string, or with a body, goes on to RESTEasy's 405 without a lookup; a query longer
+ * answered from the ingest path's Vert.x route ({@link IngressGate}) and never buffered. What an unauthenticated
+ * sender can make it cost is bounded: a GET without a query string, or with a body, is 405 without a lookup; a query longer
  * than {@link QueryHandshake#MAX_QUERY_LENGTH} is a 400 without a lookup; otherwise one tenant lookup (the cached one
  * every POST makes; an id that is no tenant is known from memory), then 404 for an unknown or inactive tenant, 405
  * ({@code Allow: POST}) for a provider without a GET check; then the answer (at most one short HMAC per active
@@ -35,65 +33,60 @@ import io.webhookbuffer.verify.QueryHandshake;
 public class QueryHandshakes {
 
     private static final int OK = 200;
-    private static final int BAD_REQUEST = 400;
-    private static final int UNAUTHORIZED = 401;
 
     private final TenantDirectory tenants;
     private final VerificationBudget budget;
-    private final RefusalLog refusals;
     private final AnswerWriter writer;
+    private final IngestRoute route;
     private final IngressListener listener;
     private final long busyRetryAfter;
     private final long unavailableRetryAfter;
 
-    public QueryHandshakes(TenantDirectory tenants, VerificationBudget budget, RefusalLog refusals, AnswerWriter writer,
+    public QueryHandshakes(TenantDirectory tenants, VerificationBudget budget, AnswerWriter writer, IngestRoute route,
             IngressListener listener, ActorConfig actor) {
         this.tenants = tenants;
         this.budget = budget;
-        this.refusals = refusals;
         this.writer = writer;
+        this.route = route;
         this.listener = listener;
         this.busyRetryAfter = IngestResult.BUSY_RETRY_AFTER_SECONDS;
         this.unavailableRetryAfter = actor.unavailableRetryAfterSeconds();
     }
 
-    void routes(@Observes Router router) {
-        router.get("/webhook/:tenantId").order(IngressGate.INGEST_ORDER).handler(this::handle);
-    }
-
-    private void handle(RoutingContext ctx) {
+    /** Answers a GET on the ingest path that carries a check; false when it carries none (then it is a 405). */
+    boolean handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         String query = request.query();
         if (query == null || query.isEmpty() || hasBody(request)) {
-            ctx.next(); // RESTEasy's 405, as before: nothing to check, nothing looked up
-            return;
+            return false; // nothing to check, nothing looked up
         }
         long started = System.nanoTime();
         String tenantId = ctx.pathParam("tenantId");
         if (!Tenant.isValidId(tenantId)) {
-            refuse(ctx, null, IngressResponses.notFound(), started);
+            refuse(ctx, null, IngestAnswer.notFound(), started);
         } else if (query.length() > QueryHandshake.MAX_QUERY_LENGTH) {
             refuse(ctx, null, malformed(), started);
         } else {
             CompletableFuture<Tenant> lookup = tenants.find(tenantId).toCompletableFuture();
             IngressGate.whenLookedUp(lookup, () -> answer(ctx, lookup, query, started));
         }
+        return true;
     }
 
     private void answer(RoutingContext ctx, CompletableFuture<Tenant> lookup, String query, long started) {
-        IngressAnswer failed = IngressGate.lookupFailure(lookup, busyRetryAfter, unavailableRetryAfter);
+        IngestAnswer failed = IngressGate.lookupFailure(lookup, busyRetryAfter, unavailableRetryAfter);
         if (failed != null) {
             refuse(ctx, null, failed, started);
             return;
         }
         Tenant tenant = lookup.join();
         if (tenant == null || !tenant.active()) {
-            refuse(ctx, tenant, IngressResponses.notFound(), started);
+            refuse(ctx, tenant, IngestAnswer.notFound(), started);
             return;
         }
         QueryHandshake handshake = Providers.queryHandshake(tenant.provider());
         if (handshake == null) {
-            writer.writeAsRestEasy(ctx, IngressResponses.methodNotAllowed());
+            route.methodNotAllowed(ctx);
         } else {
             answer(ctx, tenant, handshake, query, started);
         }
@@ -111,13 +104,12 @@ public class QueryHandshakes {
             return;
         }
         budget.failed(tenant.id());
-        refuse(ctx, tenant, IngressAnswer.of(answer.failure() == QueryHandshake.Failure.MALFORMED ? BAD_REQUEST
-                : UNAUTHORIZED, new IngressReply("invalid_handshake", null, answer.failure().reason())), started);
+        refuse(ctx, tenant, IngestAnswer.queryHandshakeRefused(answer.failure() == QueryHandshake.Failure.MALFORMED,
+                answer.failure().reason()), started);
     }
 
-    private static IngressAnswer malformed() {
-        return IngressAnswer.of(BAD_REQUEST, new IngressReply("invalid_handshake", null,
-                QueryHandshake.Failure.MALFORMED.reason()));
+    private static IngestAnswer malformed() {
+        return IngestAnswer.queryHandshakeRefused(true, QueryHandshake.Failure.MALFORMED.reason());
     }
 
     /** The check's answer, as a text the browser must not sniff and no cache may keep. */
@@ -133,15 +125,11 @@ public class QueryHandshakes {
         response.end(Buffer.buffer(body));
     }
 
-    private void refuse(RoutingContext ctx, Tenant tenant, IngressAnswer answer, long started) {
-        if (tenant != null) {
-            refusals.record(tenant, answer, ctx.request().headers().names(), 0, ctx.request().remoteAddress());
-        }
-        answer.reportTo(listener, started);
-        writer.write(ctx, answer, false);
+    private void refuse(RoutingContext ctx, Tenant tenant, IngestAnswer answer, long started) {
+        writer.sendEarly(ctx, tenant, answer, started, 0, false);
     }
 
-    /** A GET with a body is no provider's check: RESTEasy answers it (405). */
+    /** A GET with a body is no provider's check (405). */
     private static boolean hasBody(HttpServerRequest request) {
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         return request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null

@@ -109,7 +109,7 @@ public class RefusalLog {
      * (a refusal the sender could only overcome by sending again) is also counted by reason and by what the sender
      * does after a refusal ({@link IngressListener#senderRefused}).
      */
-    void record(Tenant tenant, IngressAnswer answer, Iterable<String> headerNames, long bodyBytes,
+    void record(Tenant tenant, IngestAnswer answer, Iterable<String> headerNames, long bodyBytes,
             SocketAddress peer) {
         if (answer.status() < 400 || answer.reply() == null) {
             return;
@@ -137,7 +137,7 @@ public class RefusalLog {
     }
 
     /** A 429 or a 503: what the sender must send again, or lose. */
-    private void countIfTransient(IngressAnswer answer, SenderRetries retries) {
+    private void countIfTransient(IngestAnswer answer, SenderRetries retries) {
         if (answer.status() == TOO_MANY_REQUESTS || answer.status() == SERVICE_UNAVAILABLE) {
             String reason = answer.reply().reason();
             listener.senderRefused(reason != null ? reason : answer.reply().status(), retries);

@@ -3,7 +3,7 @@ package io.webhookbuffer.ingress;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Told when {@link DirectIngest} takes a request and when it answers it, so that the request has the log context
+ * Told when {@link IngestRoute} takes a request and when it answers it, so that the request has the log context
  * (MDC) and the log line a request RESTEasy serves has (ops.RequestLogging implements it, for both). Called on the
  * request's own Vert.x context; cheap, never blocks.
  */

@@ -37,24 +37,24 @@ public class SecretHandshakes {
         this.store = store;
     }
 
-    /** The decision about a handshake offering {@code secret} for the tenant. */
-    CompletionStage<IngestService.Admission> offer(Tenant tenant, String secret) {
+    /** The answer to a handshake offering {@code secret} for the tenant. */
+    CompletionStage<IngestAnswer> offer(Tenant tenant, String secret) {
         if (!AsanaHandshake.wellFormed(secret)) {
-            return done(new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.MALFORMED, 0));
+            return done(IngestAnswer.malformedHandshake());
         }
         if (!tenant.handshakeWindowOpen(Instant.now())) {
-            return done(new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.NO_WINDOW, 0));
+            return done(IngestAnswer.noHandshakeWindow());
         }
         if (!inFlight.add(tenant.id())) {
-            return done(new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.RATE, 1));
+            return done(IngestAnswer.handshakeRate(1));
         }
         return store.storeIfWindowOpen(tenant.id(), tenant.provider(), secret)
                 .whenComplete((stored, failure) -> inFlight.remove(tenant.id()))
-                .thenApply(stored -> stored ? new IngestService.SecretStored(AsanaHandshake.SECRET_HEADER, secret)
-                        : new IngestService.HandshakeRefused(IngestService.HandshakeRefused.Why.NO_WINDOW, 0));
+                .thenApply(stored -> stored ? IngestAnswer.secretStored(AsanaHandshake.SECRET_HEADER, secret)
+                        : IngestAnswer.noHandshakeWindow());
     }
 
-    private static CompletionStage<IngestService.Admission> done(IngestService.Admission admission) {
-        return CompletableFuture.completedFuture(admission);
+    private static CompletionStage<IngestAnswer> done(IngestAnswer answer) {
+        return CompletableFuture.completedFuture(answer);
     }
 }

@@ -12,9 +12,9 @@ import io.vertx.core.http.HttpServerOptions;
 
 /**
  * Quarkus's limits for its own HTTP server ({@code quarkus.http.idle-timeout}, {@code quarkus.http.limits.*}, HTTP/1.1
- * only as {@code quarkus.http.http2=false} says), for the servers of our own that hand requests to Quarkus's root
- * handler: the webhook port ({@link EdgePort}) and the management port ({@code ops.ManagementPort}), so that every
- * port applies the same ones.
+ * only as {@code quarkus.http.http2=false} says, for the reasons docs/configuration.md gives), for the servers of our
+ * own that hand requests to Quarkus's root handler: the webhook port ({@link EdgePort}) and the management port
+ * ({@code ops.ManagementPort}), so that every port applies the same ones.
  */
 @ApplicationScoped
 public class ServerLimits {

@@ -50,10 +50,14 @@ public class StartupChecks {
                 datasourceUsername, datasourcePassword, secretsKeys), problems(status)).throwIfAny();
     }
 
-    /** The ingest gate reads bodies before RESTEasy, which cannot take an HTTP/2 request whose stream has ended. */
+    /**
+     * HTTP/1.1 only: the control plane's body bound (controlplane.ControlBodyGate) reads each {@code /control} body
+     * before RESTEasy, which cannot take an HTTP/2 request whose stream has ended; and the edge's bounds are per
+     * HTTP/1.1 connection (docs/configuration.md, {@code quarkus.http.http2}).
+     */
     public static ConfigCheck http2Problems(boolean http2) {
-        return new ConfigCheck().require(!http2, "quarkus.http.http2 must be false: the ingest gate reads each body"
-                + " before RESTEasy, which cannot take an HTTP/2 request whose stream has ended, was true");
+        return new ConfigCheck().require(!http2, "quarkus.http.http2 must be false: the control plane's body bound reads"
+                + " each body before RESTEasy, which cannot take an HTTP/2 request whose stream has ended, was true");
     }
 
     /** The seam's jobs: intervals of at least a minute (each run scans tables), and the control URL. */

@@ -40,8 +40,7 @@ import io.webhookbuffer.usage.UsageCounters;
  * the HTTP server listens, the replica sends itself signed webhooks over loopback (the generic scheme, ~1 KB bodies,
  * one in twenty a duplicate), {@code buffer.warmup.requests} of them or for {@code buffer.warmup.max-duration},
  * whichever ends first, from {@code buffer.warmup.connections} connections, to the {@link RehearsalTenant}: through
- * the router, the gate, the ingest route that is configured (the gate's own, or RESTEasy:
- * {@code buffer.ingress.direct-route}), the MAC, the actor, and the real group-commit statement, rolled back
+ * the router, the gate, the ingest route, the MAC, the actor, and the real group-commit statement, rolled back
  * ({@code queue.RehearsalWriter}); then it rehearses the refusals ({@link RefusalRehearsal}: unknown tenants, bad
  * signatures, oversized bodies, broken HTTP, {@code buffer.warmup.refusals} of them); then it waits, within
  * {@code buffer.warmup.settle-max}, for the JIT compiler to work off what the rehearsals queued. Readiness

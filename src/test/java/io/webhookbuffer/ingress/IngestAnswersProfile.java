@@ -9,19 +9,15 @@ import io.webhookbuffer.testsupport.PostgresProxyResource;
 /**
  * What {@link IngestAnswersContract} needs to reach every ingest answer in a few requests: the database behind a
  * proxy a test can cut or stall (503 {@code not_stored}, {@code tenant_overloaded} with a mailbox of 2), no room on
- * the verification pool for a body of 4 KiB or more (503 {@code verification_busy}). Its two kinds differ only in
- * {@code buffer.ingress.direct-route}.
+ * the verification pool for a body of 4 KiB or more (503 {@code verification_busy}).
  */
-public abstract class IngestAnswersProfile implements QuarkusTestProfile {
+public class IngestAnswersProfile implements QuarkusTestProfile {
 
     static final int OFFLOAD_BYTES = 4096;
 
-    abstract boolean directRoute();
-
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("buffer.ingress.direct-route", Boolean.toString(directRoute()),
-                "buffer.ingress.verification.offload-bytes", Integer.toString(OFFLOAD_BYTES),
+        return Map.of("buffer.ingress.verification.offload-bytes", Integer.toString(OFFLOAD_BYTES),
                 "buffer.ingress.verification.max-pending", "0",
                 "buffer.queue.write-timeout", "1s",
                 "buffer.actor.mailbox-capacity", "2");
@@ -30,21 +26,5 @@ public abstract class IngestAnswersProfile implements QuarkusTestProfile {
     @Override
     public List<TestResourceEntry> testResources() {
         return List.of(new TestResourceEntry(PostgresProxyResource.class));
-    }
-
-    /** The default: answered from the ingest gate's Vert.x route. */
-    public static class Direct extends IngestAnswersProfile {
-        @Override
-        boolean directRoute() {
-            return true;
-        }
-    }
-
-    /** Handed on to RESTEasy ({@link WebhookResource}). */
-    public static class ThroughRestEasy extends IngestAnswersProfile {
-        @Override
-        boolean directRoute() {
-            return false;
-        }
     }
 }

@@ -49,7 +49,7 @@ class DocumentedMetricsTests {
     private static final String SCENARIO = "metrics.MetricsScenarioTests#metricsFollowIngestFailureAndDeadLetters";
     private static final String EDGE =
             "metrics.MetricsScenarioTests#edgeRefusalsAreCountedByReasonAndOffloadedVerificationsCounted";
-    private static final String ANSWERS = "ingress.IngestAnswersContract#";
+    private static final String ANSWERS = "ingress.IngestAnswersTests#";
     private static final String LEASES =
             "cluster.SharedWindowTests#theScriptGrantsUpToTheLimitThenDeniesWithRetryAfterAndTakesGivenBackSlots";
     private static final String QUOTA = "queue.QueueQuotaTests#rowsOtherReplicasQueuedCountOnceTheSnapshotHasReadThem";

@@ -33,7 +33,7 @@ import io.webhookbuffer.testsupport.TestTenants;
 
 /** The ingest contract against the real app, PostgreSQL and Redis: every response code and what it leaves behind. */
 @QuarkusTest
-class WebhookResourceTests {
+class IngestRouteTests {
 
     private static final String SECRET = TestTenants.DEFAULT_SECRET;
 
@@ -157,7 +157,7 @@ class WebhookResourceTests {
     @Test
     void otherMethodsAre405WithAllowPost() {
         String t = tenant().provision();
-        for (String method : new String[] { "GET", "PUT", "DELETE", "PATCH" }) {
+        for (String method : new String[] { "GET", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS" }) {
             given().request(method, "/webhook/" + t).then().statusCode(405).header("Allow", "POST");
         }
     }

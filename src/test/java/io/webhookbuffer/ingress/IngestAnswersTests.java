@@ -25,6 +25,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.EventKeys;
@@ -41,12 +43,13 @@ import io.webhookbuffer.testsupport.TestTenants;
 /**
  * The ingest answers as a sender sees them on the wire, written out literally: the status line, every header line in
  * its order and case, the body byte for byte; and what each answer counts ({@code buffer_ingest_total},
- * {@code buffer_ingest_ack}) and logs (the DEBUG line with its log context). One subclass runs it with
- * {@code buffer.ingress.direct-route=true} (the ingest gate's route answers), one with false (RESTEasy answers), so
- * passing both says the two give identical answers. The expectations are what the RESTEasy path wrote before the
- * direct route existed (recorded from it on the commit before).
+ * {@code buffer_ingest_ack}) and logs (the DEBUG line with its log context). The expectations were recorded from the
+ * answers of the RESTEasy resource that answered {@code POST /webhook/{tenantId}} until issue 42, so they also say
+ * that its removal changed no byte a sender sees.
  */
-abstract class IngestAnswersContract {
+@QuarkusTest
+@TestProfile(IngestAnswersProfile.class)
+class IngestAnswersTests {
 
     private static final Duration WITHIN = Duration.ofSeconds(10);
     private static final Path LOG = Path.of("target/webhook-buffer-test.log");
@@ -215,7 +218,7 @@ abstract class IngestAnswersContract {
                 "{\"plainToken\":\"qgg8vlvZRS6UYooatFL8Aw\",\"encryptedToken\":\"" + encrypted + "\"}", "r-zoom", null);
     }
 
-    /** Twitch's verification is answered with the bare challenge as text, the same on both routes. */
+    /** Twitch's verification is answered with the bare challenge as text. */
     @Test
     void twitchCallbackVerificationIsPlainText() throws IOException {
         Vector twitch = vector("twitch", "callback-verification");
@@ -227,7 +230,7 @@ abstract class IngestAnswersContract {
     }
 
     /**
-     * Xero's answers have no body, the same on both routes: a stored event is 200 (counted as buffered), a bad
+     * Xero's answers have no body: a stored event is 200 (counted as buffered), a bad
      * signature 401, an intent-to-receive 200 (a handshake, not stored).
      */
     @Test
@@ -245,7 +248,7 @@ abstract class IngestAnswersContract {
                 Pattern.quote("content-length: 0"));
     }
 
-    /** Not an ingest attempt: RESTEasy's 405 either way, counted nowhere. */
+    /** Not an ingest attempt: 405 with {@code Allow: POST}, counted nowhere. */
     @Test
     void otherMethodsAndTheRequestId() throws IOException {
         String t = tenant().provision();
@@ -264,8 +267,8 @@ abstract class IngestAnswersContract {
     // ---- helpers ----
 
     /**
-     * An answer as RESTEasy writes it (and so the direct route): the status line, the header lines in their order and
-     * case, the body's bytes. {@code retryAfter} is a pattern, or null for none.
+     * The answer to a request read in full: the status line, the header lines in their order and case, the body's
+     * bytes. {@code retryAfter} is a pattern, or null for none.
      */
     private static void decided(Answer a, String statusLine, String body, String requestId, String retryAfter) {
         List<String> lines = new ArrayList<>(List.of(Pattern.quote("X-Request-ID: " + requestId),
@@ -276,7 +279,7 @@ abstract class IngestAnswersContract {
         expect(a, statusLine, body, lines);
     }
 
-    /** An answer the ingest gate gives before RESTEasy (either way): written by the gate, as before. */
+    /** A refusal the ingest gate gives before the body is read. */
     private static void refused(Answer a, String statusLine, String body, String requestId, String retryAfter) {
         List<String> lines = new ArrayList<>(List.of(Pattern.quote("X-Request-ID: " + requestId)));
         if (retryAfter != null) {
