@@ -32,7 +32,7 @@ final class SecretsCommands {
     }
 
     @Command(name = "status", description = "Stored values and tenants per key id, the active key, keys nothing needs.")
-    static final class Status extends BufferCtl.Leaf {
+    static final class Status extends SignedCommand {
         Status(BufferCtl.Context context) {
             super(context);
         }
@@ -45,7 +45,7 @@ final class SecretsCommands {
 
     @Command(name = "reencrypt", description = "Seal every tenant's secrets again under the active key, batch by batch "
             + "with progress; idempotent (run it again: it re-encrypts nothing).")
-    static final class Reencrypt extends BufferCtl.Leaf {
+    static final class Reencrypt extends SignedCommand {
         @Option(names = "--batch-size", paramLabel = "N", defaultValue = "100",
                 description = "tenants per batch, 1 to 1000 (default ${DEFAULT-VALUE})")
         int batchSize;
@@ -66,7 +66,7 @@ final class SecretsCommands {
                     body.put("after", after);
                 }
                 body.put("limit", batchSize);
-                BufferCtl.Exchange exchange = exchange("POST", "/control/secrets/reencrypt", BufferCtl.json(body));
+                Exchange exchange = exchange("POST", "/control/secrets/reencrypt", SignedCommand.json(body));
                 if (exchange.answer() == null || exchange.answer().status() / 100 != 2) {
                     return exchange.answer() == null ? exchange.code() : report(exchange.answer());
                 }
