@@ -13,7 +13,7 @@ WITH input AS (
                  '{}'::text AS headers, now() AS received_at
           FROM generate_series(1, 50) AS g) AS rows
 ), locked AS MATERIALIZED (
-    -- the tenants' commit locks, as the real statement takes them (GroupCommitWriter.CLAIM)
+    -- the tenants' commit locks, as the real statement takes them (CommitSql.CLAIM)
     SELECT count(*) AS tenants FROM (
         SELECT pg_advisory_xact_lock(2002911233, k) FROM (
             SELECT DISTINCT (hashtext(tenant_id) & 63) AS k FROM input ORDER BY 1

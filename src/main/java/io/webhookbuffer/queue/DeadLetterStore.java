@@ -50,7 +50,7 @@ public class DeadLetterStore {
      * the provider's events were received (new ids are assigned in ORDER BY order), ready now, with attempts reset.
      * They join the end of the tenant's queue, deliverable from now: {@code buffer.delivery.max-age} counts from the
      * replay (received_at, what the origin sees, is kept). Like any commit of queue rows, it first takes the tenant's
-     * commit lock ({@link GroupCommitWriter#LOCK_BUCKET}; the rows leave dead_letters only once it is held, so their
+     * commit lock ({@link CommitSql#LOCK_BUCKET}; the rows leave dead_letters only once it is held, so their
      * ids are drawn after it): a replay that overlapped a commit of the same tenant would otherwise commit ids above
      * rows still to come, and a drainer whose cursor passed them would deliver those rows out of order
      * (docs/delivery.md "Order").
@@ -59,8 +59,8 @@ public class DeadLetterStore {
             WITH locked AS MATERIALIZED (
                 SELECT pg_advisory_xact_lock(%d, %s) FROM (SELECT $1::text AS tenant_id) t
             ), moved AS (
-                DELETE FROM dead_letters WHERE id IN (""".formatted(GroupCommitWriter.LOCK_SPACE,
-            GroupCommitWriter.LOCK_BUCKET) + SELECTED + """
+                DELETE FROM dead_letters WHERE id IN (""".formatted(CommitSql.LOCK_SPACE,
+            CommitSql.LOCK_BUCKET) + SELECTED + """
             ) AND EXISTS (SELECT 1 FROM locked) RETURNING *)
             INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at,
                                      deliverable_since)

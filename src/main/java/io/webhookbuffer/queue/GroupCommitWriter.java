@@ -21,8 +21,6 @@ import org.jboss.logging.Logger;
 import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxException;
-import io.vertx.sqlclient.DatabaseException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -34,96 +32,24 @@ import io.vertx.sqlclient.Tuple;
  * one, whatever their tenant, so throughput is bound by commits, not by events. There is no timer and no
  * waiting for a batch to fill: an event on an idle writer is written at once.
  *
- * <p>Each commit is ONE statement (see {@link #INSERT_BATCH}): the dedupe insert and the queue insert succeed or
- * fail together, so a failed write leaves nothing that would make the sender's retry look like a duplicate.
+ * <p>Each commit is ONE statement (see {@link CommitSql#INSERT_BATCH}): the dedupe insert and the queue insert succeed
+ * or fail together, so a failed write leaves nothing that would make the sender's retry look like a duplicate.
  *
- * <p>Failure policy: a commit that PostgreSQL refuses for its data ({@link #refusedForItsData}) is split in halves,
- * recursively, until the events that cause it are alone: those are answered {@link StoreOutcome#NOT_STORABLE}
- * (422, storing them again would fail again) and every other event gets its true answer, so one tenant's bad
- * input never costs its neighbours a 503. A commit whose connection was lost before PostgreSQL answered is tried
- * again on another connection ({@link #retry}). Any other failure fails closed: every event not known to be stored
- * is answered FAILED (503 + Retry-After). The split and the retry run only after a failure; a commit that succeeds
- * is one statement and one round trip.
+ * <p>Failure policy: a commit that PostgreSQL refuses for its data ({@link CommitFailures#refusedForItsData}) is split
+ * in halves, recursively, until the events that cause it are alone: those are answered {@link
+ * StoreOutcome#NOT_STORABLE} (422, storing them again would fail again) and every other event gets its true answer, so
+ * one tenant's bad input never costs its neighbours a 503. A commit whose connection was lost before PostgreSQL
+ * answered is tried again on another connection ({@link #retry}). Any other failure fails closed: every event not known
+ * to be stored is answered FAILED (503 + Retry-After). The split and the retry run only after a failure; a commit that
+ * succeeds is one statement and one round trip.
  */
 @ApplicationScoped
 public class GroupCommitWriter implements EventWriter {
 
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
-    private static final String NOT_NULL_VIOLATION = "23502";
     /** Tries after a lost connection, at most (see {@link #retry}). */
     private static final int RETRIES = 3;
 
-    /** Tenants share this many commit locks (a commit takes at most this many: PostgreSQL's lock table is bounded). */
-    static final int LOCK_BUCKETS = 64;
-    /** A tenant's commit lock, as SQL over a {@code tenant_id} column. */
-    static final String LOCK_BUCKET = "(hashtext(tenant_id) & " + (LOCK_BUCKETS - 1) + ")";
-    /** The first key of the commit locks' two-key advisory form (other advisory locks here use the one-key form). */
-    static final int LOCK_SPACE = 0x77620001;
-
-    /**
-     * The head of both statements below: the batch unpacked, its tenants' commit locks taken (in key order, so two
-     * commits never wait for each other in a circle), and its dedupe rows claimed only then.
-     */
-    private static final String CLAIM = """
-            WITH input AS (
-                SELECT DISTINCT ON (tenant_id, event_id) *
-                FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[], $6::timestamptz[])
-                     AS t(tenant_id, event_id, body, content_type, headers, received_at)
-            ), locked AS MATERIALIZED (
-                SELECT count(*) AS tenants FROM (
-                    SELECT pg_advisory_xact_lock(%d, k) FROM (
-                        SELECT DISTINCT %s AS k FROM unnest($1::text[]) AS l(tenant_id) ORDER BY 1
-                    ) keys
-                ) l
-            ), dedupe AS (
-                INSERT INTO processed_events (tenant_id, event_id, received_at)
-                SELECT tenant_id, event_id, received_at FROM input, locked
-                ON CONFLICT (tenant_id, event_id) DO NOTHING
-                RETURNING tenant_id, event_id
-            )
-            """.formatted(LOCK_SPACE, LOCK_BUCKET);
-
-    private static final String QUEUE_INSERT = """
-            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
-            SELECT i.tenant_id, i.event_id, i.body, i.content_type, i.headers::jsonb, i.received_at, i.received_at
-            FROM input i JOIN dedupe d ON d.tenant_id = i.tenant_id AND d.event_id = i.event_id
-            RETURNING tenant_id, event_id""";
-
-    /**
-     * The whole durable write for a batch, as one statement in one implicit transaction.
-     *
-     * <ul>
-     * <li>{@code input}: the batch unpacked from parallel arrays; DISTINCT ON guards against one (tenant, event) twice
-     * in a batch, which would otherwise join twice below and queue two rows.</li>
-     * <li>{@code dedupe}: claims (tenant_id, event_id) in processed_events. ON CONFLICT DO NOTHING makes an id that is
-     * already there (stored earlier, or by another replica) return no row.</li>
-     * <li>the queue insert takes only the events whose dedupe row was just claimed, and returns them: an input event
-     * missing from the result was a duplicate. Its trigger (migration V12) adds the count per tenant to queue_depth
-     * in the same statement, one upsert per tenant (see {@link QueueDepthFold}).</li>
-     * </ul>
-     */
-    static final String INSERT_BATCH = CLAIM + QUEUE_INSERT;
-
-    /**
-     * {@link #INSERT_BATCH} again after a try whose outcome is unknown (its connection died before PostgreSQL's answer
-     * arrived: it may have committed). It writes what the first try would have written (the dedupe key makes that
-     * idempotent) and returns the events it stored and also those the first try stored: a dedupe row with this very
-     * event's receive time (to the microsecond, stamped when its request arrived) was written for this request, so
-     * the event is committed and its answer is 202, true to "202 means committed"; a 200 would tell the sender the
-     * same "done" but count it as a duplicate and not wake its tenant's drain. A row with another receive time was
-     * written for an earlier copy: 200, as always. The outer SELECT reads the statement's snapshot, which holds none
-     * of the rows {@code dedupe} inserts, so nothing is returned twice; if the first try was still running in
-     * PostgreSQL when this one began, its rows are not in that snapshot either and read as duplicates: 200, "done"
-     * for the sender, and never a 202 for an event that is not committed.
-     */
-    static final String INSERT_BATCH_AFTER_UNKNOWN_OUTCOME = CLAIM + ", queued AS (\n" + QUEUE_INSERT + """
-
-            )
-            SELECT tenant_id, event_id FROM queued
-            UNION ALL
-            SELECT p.tenant_id, p.event_id
-            FROM input i JOIN processed_events p
-                 ON p.tenant_id = i.tenant_id AND p.event_id = i.event_id AND p.received_at = i.received_at""";
 
     /** An event waiting for a commit. It is answered exactly once, by the commit or by the timeout. */
     private static final class Pending {
@@ -177,15 +103,7 @@ public class GroupCommitWriter implements EventWriter {
     }
 
     private final Pool pool;
-    /**
-     * Connections kept between commits, at most one per commit slot: after the first commits a commit never waits in
-     * the pool's queue, where a wave of other queries (a thousand tenants seen for the first time after a start, say)
-     * would otherwise stand between it and the database. A connection whose commit failed is closed, not kept.
-     * Taken and given back through {@link #takeKept} and {@link #keep} only, which hold the bound ({@code keptCount}):
-     * the readiness probe borrows kept connections too.
-     */
-    private final ConcurrentLinkedQueue<SqlConnection> kept = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger keptCount = new AtomicInteger();
+    private final KeptConnections kept;
     /**
      * When the last commit ended, and whether it succeeded: readiness needs no query while commits succeed (see
      * {@link #probe}). Two volatile writes per commit, no round trip.
@@ -207,6 +125,7 @@ public class GroupCommitWriter implements EventWriter {
         this.listener = listener;
         this.maxBatchSize = config.maxBatchSize();
         this.maxConcurrentCommits = config.maxConcurrentCommits();
+        this.kept = new KeptConnections(pool, maxConcurrentCommits);
         this.writeTimeoutNanos = config.writeTimeout().toNanos();
         // One periodic sweep, not a timer per event: a timeout is detected within a quarter of its length.
         vertx.setPeriodic(Math.max(10, config.writeTimeout().toMillis() / 4), id -> sweep());
@@ -238,7 +157,7 @@ public class GroupCommitWriter implements EventWriter {
             LockSupport.parkNanos(5_000_000L); // the shutdown thread, never an event loop
         }
         stopping = true;
-        closeKept();
+        kept.stop();
     }
 
     /** Sizes of the commits so far, for the benchmark and operators. */
@@ -273,7 +192,7 @@ public class GroupCommitWriter implements EventWriter {
     private void commit(List<Pending> batch) {
         InFlight commit = new InFlight(batch);
         inFlight.add(commit);
-        SqlConnection held = takeKept();
+        SqlConnection held = kept.take();
         Future<SqlConnection> acquired = held != null ? Future.succeededFuture(held) : pool.getConnection();
         attempt(commit, acquired, false)
                 .recover(failure -> acquired.failed() ? Future.failedFuture(failure) : retry(commit, failure, 1))
@@ -304,25 +223,25 @@ public class GroupCommitWriter implements EventWriter {
     }
 
     /**
-     * Failure policy: a commit whose connection was lost ({@link #lostConnection}) is tried again on another
-     * connection from the pool, within the same write timeout (the sweeper still answers 503 when it passes), so that
-     * a kept connection that died while no event came (PostgreSQL restarted, the network blinked) costs no sender a
-     * 503. The earlier try may have committed: the retry's statement is idempotent and tells which events it stored
-     * (see {@link #INSERT_BATCH_AFTER_UNKNOWN_OUTCOME}). The lost connection is held until the commit ends, never
-     * handed back to the pool at once: the pool learns of its death only after the failure reaches us, and would lend
-     * it straight back to the retry (seen here: eight retries in one millisecond on one dead connection). A restart
-     * ends the pool's idle connections too, and the pool may lend one it has not heard of yet (seen in
+     * Failure policy: a commit whose connection was lost ({@link CommitFailures#lostConnection}) is tried again on
+     * another connection from the pool, within the same write timeout (the sweeper still answers 503 when it passes),
+     * so that a kept connection that died while no event came (PostgreSQL restarted, the network blinked) costs no
+     * sender a 503. The earlier try may have committed: the retry's statement is idempotent and tells which events it
+     * stored (see {@link CommitSql#INSERT_BATCH_AFTER_UNKNOWN_OUTCOME}). The lost connection is held until the commit
+     * ends, never handed back to the pool at once: the pool learns of its death only after the failure reaches us, and
+     * would lend it straight back to the retry (seen here: eight retries in one millisecond on one dead connection). A
+     * restart ends the pool's idle connections too, and the pool may lend one it has not heard of yet (seen in
      * CommitRecoveryTests: a second retry was needed), so a retry whose own connection is lost is retried as well,
      * {@link #RETRIES} times in all; each such failure is immediate. It stops at once when the pool cannot get a
      * connection at all (the database refuses or is away: no retry would do better).
      */
     private Future<Void> retry(InFlight commit, Throwable failure, int retry) {
-        if (retry > RETRIES || !lostConnection(failure) || commit.answered() || stopping) {
+        if (retry > RETRIES || !CommitFailures.lostConnection(failure) || commit.answered() || stopping) {
             return Future.failedFuture(failure);
         }
         LOG.infof("group commit of %d events lost its connection (%s); retry %d on another one",
                 commit.batch.size(), failure.getMessage(), retry);
-        closeKept(); // the kept connections most likely died with it
+        kept.closeAll(); // the kept connections most likely died with it
         Future<SqlConnection> acquired = pool.getConnection();
         return attempt(commit, acquired, true)
                 .recover(next -> acquired.failed() ? Future.failedFuture(next) : retry(commit, next, retry + 1));
@@ -341,11 +260,11 @@ public class GroupCommitWriter implements EventWriter {
                 return Future.failedFuture("timed out before a connection was available");
             }
             commit.connection.set(connection);
-            String sql = afterUnknownOutcome ? INSERT_BATCH_AFTER_UNKNOWN_OUTCOME : INSERT_BATCH;
+            String sql = afterUnknownOutcome ? CommitSql.INSERT_BATCH_AFTER_UNKNOWN_OUTCOME : CommitSql.INSERT_BATCH;
             return write(commit, connection, sql, commit.firstUnknown(), commit.batch.size()).andThen(done -> {
                 if (done.succeeded()) {
-                    keep(connection);
-                } else if (lostConnection(done.cause())) {
+                    kept.keep(connection);
+                } else if (CommitFailures.lostConnection(done.cause())) {
                     commit.lost.add(connection); // closed when the commit ends (see retry)
                 } else {
                     connection.close(); // a failed or timed-out connection may be broken: take a new one
@@ -376,7 +295,7 @@ public class GroupCommitWriter implements EventWriter {
                 record(commit, from, to, done.result());
                 return Future.succeededFuture();
             }
-            if (!refusedForItsData(done.cause()) || commit.answered()) {
+            if (!CommitFailures.refusedForItsData(done.cause()) || commit.answered()) {
                 return Future.failedFuture(done.cause());
             }
             if (to - from == 1) {
@@ -396,91 +315,22 @@ public class GroupCommitWriter implements EventWriter {
         });
     }
 
-    /**
-     * A refusal that belongs to the data of some event(s), not to the database or the connection: SQLSTATE class 22
-     * (data exception: a U+0000 in text, 22021, or jsonb, 22P05; a value out of range or of the wrong form), 23
-     * (integrity constraint violation: a CHECK, a unique key other than the dedupe key, whose conflict ON CONFLICT
-     * handles; a foreign key) and 54 (program limit exceeded: a value too large for an index or jsonb). Splitting
-     * finds the event that causes it; the others commit. Never split, because every event would be refused alike and
-     * a sender told to stop would lose them all: 42 (a statement that does not match the schema) and 23502 (NOT
-     * NULL: every value the ingress builds is non-null, so only a column the statement does not know, added by a
-     * migration, can be null). Nor connection failures, class 08; 40 (serialization failure, deadlock: transient), 53
-     * (out of disk, memory or connections), 57 (operator intervention, shutdown), 58/XX (system). Those fail the
-     * commit with 503.
-     */
-    static boolean refusedForItsData(Throwable failure) {
-        if (!(failure instanceof DatabaseException db) || db.getSqlState() == null) {
-            return false;
-        }
-        String state = db.getSqlState();
-        return state.startsWith("22") || state.startsWith("23") && !state.equals(NOT_NULL_VIOLATION)
-                || state.startsWith("54");
-    }
 
-    /**
-     * The connection failed under the commit before PostgreSQL answered it: closed or reset (a kept connection that
-     * died while idle, a PostgreSQL restart, a network cut), not established, or ended by PostgreSQL itself (class 08,
-     * and 57P01..57P05: shutdown, crash, start-up, idle-session timeout). Not: any other answer from PostgreSQL, which
-     * is the statement's own outcome, and not a fault of ours (a RuntimeException other than Vert.x's), which would
-     * fail again.
-     */
-    static boolean lostConnection(Throwable failure) {
-        if (failure instanceof DatabaseException db) {
-            String state = db.getSqlState();
-            return state != null && (state.startsWith("08") || state.startsWith("57P0"));
-        }
-        return !(failure instanceof RuntimeException) || failure instanceof VertxException;
-    }
 
-    /** Closes every connection kept between commits: the next commits take new ones from the pool. */
-    private void closeKept() {
-        SqlConnection connection;
-        while ((connection = takeKept()) != null) {
-            connection.close();
-        }
-    }
 
-    private SqlConnection takeKept() {
-        SqlConnection connection = kept.poll();
-        if (connection != null) {
-            keptCount.decrementAndGet();
-        }
-        return connection;
-    }
-
-    /** Keeps a connection that just worked, up to one per commit slot; any more go back to the pool. */
-    private void keep(SqlConnection connection) {
-        if (!stopping && keptCount.incrementAndGet() <= maxConcurrentCommits) {
-            kept.add(connection);
-        } else {
-            keptCount.decrementAndGet();
-            connection.close();
-        }
-    }
 
     /**
      * Whether a commit would reach PostgreSQL now, as readiness asks it (the pool alone can say yes while the kept
      * connections are dead, and no while a pool busy with other queries stands beside a kept connection that works):
      * yes at once when a commit succeeded within {@code fresh} and none failed since; else {@code SELECT 1} where
-     * the next commit would run, on a kept connection, then through the pool. A kept connection that fails the probe
-     * is closed (held out of the pool until the pool's probe ended, so the pool cannot lend it straight back), and
-     * the next commit does not meet it: after an outage the probes find the dead connections before any event does.
+     * the next commit would run ({@link KeptConnections#probe}). After an outage the probes find the dead kept
+     * connections before any event does.
      */
     public Future<Void> probe(Duration fresh) {
         if (lastCommitSucceeded && System.nanoTime() - lastCommitNanos < fresh.toNanos()) {
             return Future.succeededFuture();
         }
-        SqlConnection connection = takeKept();
-        if (connection == null) {
-            return pool.query("SELECT 1").execute().mapEmpty();
-        }
-        return connection.query("SELECT 1").execute().transform(done -> {
-            if (done.succeeded()) {
-                keep(connection);
-                return Future.succeededFuture();
-            }
-            return pool.query("SELECT 1").execute().<Void>mapEmpty().andThen(pooled -> connection.close());
-        });
+        return kept.probe();
     }
 
     /**

@@ -17,7 +17,7 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 
 /**
- * The warm-up's writer: the real group-commit statement ({@link GroupCommitWriter#INSERT_BATCH}) over batches of the
+ * The warm-up's writer: the real group-commit statement ({@link CommitSql#INSERT_BATCH}) over batches of the
  * rehearsal tenant's events, each inside a transaction that is rolled back, so the statement, its parameters and the
  * PostgreSQL client's code run as they will for real events while nothing is kept (no queue row, no dedupe row,
  * nothing to deliver). Events that arrive while a batch runs share the next one, as in a group commit. It answers
@@ -75,7 +75,7 @@ public class RehearsalWriter implements EventWriter {
 
     /** The statement in a transaction that is always rolled back; the event ids it inserted. */
     private static Future<Set<String>> rolledBack(SqlConnection connection, List<Pending> batch) {
-        return connection.begin().compose(tx -> connection.preparedQuery(GroupCommitWriter.INSERT_BATCH)
+        return connection.begin().compose(tx -> connection.preparedQuery(CommitSql.INSERT_BATCH)
                 .execute(BatchArrays.of(batch.size(), i -> batch.get(i).event()))
                 .compose(rows -> tx.rollback().map(ids(rows)), failed -> tx.rollback()
                         .<Set<String>>transform(rolled -> Future.failedFuture(failed))));

@@ -28,23 +28,23 @@ class CommitFailureTests {
     @ParameterizedTest
     @ValueSource(strings = { "22021", "22P05", "22P02", "22001", "23514", "23503", "23505", "54000" })
     void dataAndConstraintErrorsSplitTheCommitAndAreNeverRetried(String sqlState) {
-        assertTrue(GroupCommitWriter.refusedForItsData(pg(sqlState)), sqlState);
-        assertFalse(GroupCommitWriter.lostConnection(pg(sqlState)), sqlState);
+        assertTrue(CommitFailures.refusedForItsData(pg(sqlState)), sqlState);
+        assertFalse(CommitFailures.lostConnection(pg(sqlState)), sqlState);
     }
 
     @ParameterizedTest
     @ValueSource(strings = { "40001", "40P01", "53100", "53300", "57014", "42P01", "42703", "23502", "XX000", "58030",
             "25P02" })
     void otherAnswersOfPostgresFailTheCommit(String sqlState) {
-        assertFalse(GroupCommitWriter.refusedForItsData(pg(sqlState)), sqlState);
-        assertFalse(GroupCommitWriter.lostConnection(pg(sqlState)), sqlState);
+        assertFalse(CommitFailures.refusedForItsData(pg(sqlState)), sqlState);
+        assertFalse(CommitFailures.lostConnection(pg(sqlState)), sqlState);
     }
 
     @ParameterizedTest
     @ValueSource(strings = { "08006", "08003", "08P01", "57P01", "57P02", "57P03", "57P05" })
     void postgresEndingTheSessionIsALostConnection(String sqlState) {
-        assertTrue(GroupCommitWriter.lostConnection(pg(sqlState)), sqlState);
-        assertFalse(GroupCommitWriter.refusedForItsData(pg(sqlState)), sqlState);
+        assertTrue(CommitFailures.lostConnection(pg(sqlState)), sqlState);
+        assertFalse(CommitFailures.refusedForItsData(pg(sqlState)), sqlState);
     }
 
     @Test
@@ -53,16 +53,16 @@ class CommitFailureTests {
                 new NoStackTraceThrowable("Connection is not active now, current status: CLOSED"),
                 new VertxException("Pending requests failed to be sent due to connection has been closed."),
                 new IOException("Connection reset by peer"), new ConnectException("Connection refused") }) {
-            assertTrue(GroupCommitWriter.lostConnection(lost), lost.toString());
-            assertFalse(GroupCommitWriter.refusedForItsData(lost), lost.toString());
+            assertTrue(CommitFailures.lostConnection(lost), lost.toString());
+            assertFalse(CommitFailures.refusedForItsData(lost), lost.toString());
         }
     }
 
     @Test
     void ourOwnFaultIsNeitherRetriedNorSplit() {
         for (Throwable ours : new Throwable[] { new IllegalArgumentException("bad"), new NullPointerException() }) {
-            assertFalse(GroupCommitWriter.lostConnection(ours), ours.toString());
-            assertFalse(GroupCommitWriter.refusedForItsData(ours), ours.toString());
+            assertFalse(CommitFailures.lostConnection(ours), ours.toString());
+            assertFalse(CommitFailures.refusedForItsData(ours), ours.toString());
         }
     }
 }

@@ -113,7 +113,7 @@ class CommitOrderTests {
     private static Uni<?> insert(SqlClient client, String tenant, String id) {
         IncomingEvent event = new IncomingEvent(tenant, id, "{}".getBytes(StandardCharsets.UTF_8), "application/json",
                 "{}", System.currentTimeMillis());
-        return client.preparedQuery(GroupCommitWriter.INSERT_BATCH)
+        return client.preparedQuery(CommitSql.INSERT_BATCH)
                 .execute(Tuple.newInstance(BatchArrays.of(1, i -> event)));
     }
 
@@ -131,8 +131,8 @@ class CommitOrderTests {
     private String tenantInAnotherBucket(String tenant) {
         for (int i = 0; i < 1000; i++) {
             String candidate = tenant + "-" + i;
-            boolean same = pool.preparedQuery("SELECT " + GroupCommitWriter.LOCK_BUCKET.replace("tenant_id", "$1")
-                    + " = " + GroupCommitWriter.LOCK_BUCKET.replace("tenant_id", "$2"))
+            boolean same = pool.preparedQuery("SELECT " + CommitSql.LOCK_BUCKET.replace("tenant_id", "$1")
+                    + " = " + CommitSql.LOCK_BUCKET.replace("tenant_id", "$2"))
                     .execute(Tuple.of(tenant, candidate)).await().atMost(PATIENCE).iterator().next().getBoolean(0);
             if (!same) {
                 return candidate;
@@ -143,9 +143,9 @@ class CommitOrderTests {
 
     @Test
     void theLockBucketsAreBoundedSoACommitOfManyTenantsTakesAFewLocks() {
-        int buckets = pool.query("SELECT count(DISTINCT " + GroupCommitWriter.LOCK_BUCKET + ") FROM (SELECT 'tenant-' || g"
+        int buckets = pool.query("SELECT count(DISTINCT " + CommitSql.LOCK_BUCKET + ") FROM (SELECT 'tenant-' || g"
                 + " AS tenant_id FROM generate_series(1, 10000) g) t").execute().await().atMost(PATIENCE).iterator()
                 .next().getInteger(0);
-        assertTrue(buckets <= GroupCommitWriter.LOCK_BUCKETS, buckets + " buckets");
+        assertTrue(buckets <= CommitSql.LOCK_BUCKETS, buckets + " buckets");
     }
 }
