@@ -29,7 +29,7 @@ public final class AsanaHandshake {
 
     /** The secret the request offers, or null when it is no handshake (no {@code X-Hook-Secret}): an event then. */
     public String offered(Function<String, String> headers) {
-        return SchemeVerifier.first(headers, List.of(SECRET_HEADER));
+        return SignatureText.first(headers, List.of(SECRET_HEADER));
     }
 
     /**

@@ -198,6 +198,6 @@ public final class CustomSchemes {
     }
 
     private static boolean isHeaderName(String name) {
-        return SchemeVerifier.isToken(name, MAX_NAME);
+        return SignatureText.isToken(name, MAX_NAME);
     }
 }

@@ -38,6 +38,6 @@ public final class GitLabTokenVerifier implements SignatureVerifier {
 
     @Override
     public String dedupeId(Function<String, String> headers, byte[] rawBody) {
-        return SchemeVerifier.first(headers, DEDUPE_HEADERS);
+        return SignatureText.first(headers, DEDUPE_HEADERS);
     }
 }

@@ -26,7 +26,7 @@ final class JsonObjectOnlyVerifier extends WrappingVerifier {
     @Override
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
-        if (SchemeVerifier.first(headers, signatureHeaders) == null) {
+        if (SignatureText.first(headers, signatureHeaders) == null) {
             return VerificationFailure.MISSING_SIGNATURE;
         }
         if (rawBody.length == 0 || rawBody[0] != '{') {

@@ -61,7 +61,7 @@ public final class MailgunVerifier implements SignatureVerifier {
             // Not JSON, no "signature" object, or no signature in it.
             return VerificationFailure.MISSING_SIGNATURE;
         }
-        long timestamp = SchemeVerifier.parseTimestamp(fields[TIMESTAMP]);
+        long timestamp = SignatureText.parseTimestamp(fields[TIMESTAMP]);
         if (!wellFormed(fields[SIGNATURE]) || !wellFormed(fields[PARENT]) || !isToken(fields[TOKEN]) || timestamp < 0) {
             return VerificationFailure.MALFORMED_SIGNATURE;
         }

@@ -321,26 +321,7 @@ public final class Providers {
         if (toleranceSeconds != null && !signsTimestamp(provider, custom)) {
             return "'toleranceSeconds' applies only to schemes that sign a timestamp; '" + provider + "' does not.";
         }
-        return secretsProblem(provider, CUSTOM.equals(provider) ? custom : preset(provider), secrets);
-    }
-
-    /** Why one of the secrets cannot be a key of the scheme (a public key, a Standard Webhooks secret), or null. */
-    private static String secretsProblem(String provider, SignatureScheme scheme, List<String> secrets) {
-        if (secrets == null) {
-            return null;
-        }
-        String keyProblem = publicKeyProblem(provider, secrets);
-        if (keyProblem != null || scheme == null || scheme.key() != KeyEncoding.WHSEC_BASE64) {
-            return keyProblem;
-        }
-        for (int i = 0; i < secrets.size(); i++) {
-            // A Standard Webhooks tenant may hold whpk_ public keys beside its whsec_ secrets (publicKeyProblem).
-            if (!isWhpk(provider, secrets.get(i)) && isEmpty(SchemeVerifier.whsecKey(secrets.get(i)))) {
-                return "Secret #" + (i + 1) + " is not a Standard Webhooks secret ('whsec_' followed by base64, or"
-                        + " 'whpk_' followed by base64 for an Ed25519 public key).";
-            }
-        }
-        return null;
+        return SecretKeyChecks.problem(provider, CUSTOM.equals(provider) ? custom : preset(provider), secrets);
     }
 
     private static SignatureVerifier build(Settings s) {
@@ -376,46 +357,6 @@ public final class Providers {
             case DISCORD -> decorate(DISCORD, new PublicKeyVerifier(PublicKeyVerifier.Kind.DISCORD, toleranceSeconds));
             default -> new MailgunVerifier(toleranceSeconds);
         };
-    }
-
-    /**
-     * Why a secret of a public-key scheme is not a usable key (null when every one is): each is parsed here, and
-     * cached for the verifier, so a bad key is refused at the tenant command. Standard Webhooks takes {@code whpk_}
-     * public keys beside {@code whsec_} secrets; its {@code whsk_} private key is refused by name.
-     */
-    private static String publicKeyProblem(String provider, List<String> secrets) {
-        PublicKeys.Format format = keyFormat(provider);
-        for (int i = 0; format != null && i < secrets.size(); i++) {
-            String secret = secrets.get(i);
-            if (STANDARD_WEBHOOKS.equals(provider) && secret.startsWith("whsk_")) {
-                return "Secret #" + (i + 1) + " is a Standard Webhooks signing (private) key: give the public key"
-                        + " ('whpk_...') instead, and keep the private key with the sender.";
-            }
-            String problem = STANDARD_WEBHOOKS.equals(provider) && !isWhpk(provider, secret) ? null
-                    : PublicKeys.parse(format, secret).problem();
-            if (problem != null) {
-                return "Secret #" + (i + 1) + " of '" + provider + "' must be the provider's public verification key;"
-                        + " it " + problem + ".";
-            }
-        }
-        return null;
-    }
-
-    private static PublicKeys.Format keyFormat(String provider) {
-        return switch (provider) {
-            case SENDGRID -> PublicKeys.Format.P256_SPKI_BASE64;
-            case DISCORD -> PublicKeys.Format.ED25519_HEX;
-            case STANDARD_WEBHOOKS -> PublicKeys.Format.ED25519_WHPK;
-            default -> null;
-        };
-    }
-
-    private static boolean isWhpk(String provider, String secret) {
-        return STANDARD_WEBHOOKS.equals(provider) && secret.startsWith(PublicKeys.WHPK);
-    }
-
-    private static boolean isEmpty(byte[] key) {
-        return key == null || key.length == 0;
     }
 
     /**

@@ -64,13 +64,13 @@ public final class PublicKeyVerifier implements SignatureVerifier {
     @Override
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
-        String header = SchemeVerifier.first(headers, kind.signatureHeader);
+        String header = SignatureText.first(headers, kind.signatureHeader);
         if (header == null) {
             return VerificationFailure.MISSING_SIGNATURE;
         }
         byte[] signature = decode(header);
-        String ts = SchemeVerifier.first(headers, kind.timestampHeader);
-        long timestamp = SchemeVerifier.parseTimestamp(ts);
+        String ts = SignatureText.first(headers, kind.timestampHeader);
+        long timestamp = SignatureText.parseTimestamp(ts);
         if (signature == null || timestamp < 0) {
             return VerificationFailure.MALFORMED_SIGNATURE;
         }
@@ -121,7 +121,7 @@ public final class PublicKeyVerifier implements SignatureVerifier {
             byte[] raw = Hex.decode(header);
             return raw != null && raw.length == Algorithm.ED25519.maxSignatureBytes ? raw : null;
         }
-        byte[] der = SchemeVerifier.base64(header);
+        byte[] der = SignatureText.base64(header);
         return PublicKeys.isDerEcdsaSignature(der) ? der : null;
     }
 

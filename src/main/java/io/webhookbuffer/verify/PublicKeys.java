@@ -91,7 +91,7 @@ final class PublicKeys {
             case P256_SPKI_BASE64 -> p256Key(text.strip());
             case ED25519_HEX -> ed25519Key(Hex.decode(text.strip()), "hex");
             case ED25519_WHPK -> text.startsWith(WHPK)
-                    ? ed25519Key(SchemeVerifier.base64(text.substring(WHPK.length())), "base64 after 'whpk_'")
+                    ? ed25519Key(SignatureText.base64(text.substring(WHPK.length())), "base64 after 'whpk_'")
                     : new Parsed(null, "is not a Standard Webhooks public key ('whpk_' followed by base64)");
         };
         if (CACHE.size() >= MAX_CACHED) {
@@ -142,7 +142,7 @@ final class PublicKeys {
     }
 
     private static Parsed p256Key(String base64) {
-        byte[] der = SchemeVerifier.base64(base64);
+        byte[] der = SignatureText.base64(base64);
         if (der == null || der.length == 0) {
             return new Parsed(null, "is not base64 (SendGrid shows the verification key as base64 of its DER)");
         }

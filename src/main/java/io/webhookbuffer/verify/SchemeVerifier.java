@@ -2,17 +2,12 @@ package io.webhookbuffer.verify;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
 
 import javax.crypto.Mac;
 
-import io.webhookbuffer.common.Hex;
-import io.webhookbuffer.verify.SignatureScheme.Layout;
 import io.webhookbuffer.verify.SignatureScheme.TimestampSource;
 
 /**
@@ -24,18 +19,13 @@ import io.webhookbuffer.verify.SignatureScheme.TimestampSource;
  */
 public final class SchemeVerifier implements SignatureVerifier {
 
-    /** More signatures than this in one header is not a rotation, it is an attack on the verifier's time. */
-    static final int MAX_SIGNATURES = 16;
-    /** Epoch milliseconds fit in 13 digits until the year 2286; longer numbers are refused before parsing. */
-    private static final int MAX_TIMESTAMP_DIGITS = 15;
-    /** The shape of an {@link SignatureScheme.TimestampUnit#ISO_8601} timestamp: {@code d} is an ASCII digit. */
-    private static final String ISO_PATTERN = "dddd-dd-ddTdd:dd:ddZ";
     private static final int BODY = 0;
     private static final int TS = 1;
     private static final int ID = 2;
     private static final int URL = 3;
 
     private final SignatureScheme scheme;
+    private final SignatureHeader signatureHeader;
     private final byte[] url;
     /** The template: a byte[] literal, or an Integer naming a placeholder (BODY, TS, ID, URL). */
     private final Object[] parts;
@@ -49,6 +39,7 @@ public final class SchemeVerifier implements SignatureVerifier {
             throw new IllegalArgumentException("this scheme signs the public URL; the tenant needs 'publicUrl'");
         }
         this.scheme = scheme;
+        this.signatureHeader = new SignatureHeader(scheme);
         this.url = publicUrl == null ? null : publicUrl.getBytes(StandardCharsets.UTF_8);
         List<String> template = SignatureScheme.parts(scheme.signedContent());
         this.parts = new Object[template.size()];
@@ -119,11 +110,11 @@ public final class SchemeVerifier implements SignatureVerifier {
     }
 
     /** The signed timestamp as sent; null when the scheme signs none. */
-    private String timestampText(Signatures signatures, Function<String, String> headers, byte[] rawBody) {
+    private String timestampText(SignatureHeader.Signatures signatures, Function<String, String> headers, byte[] rawBody) {
         return switch (scheme.timestamp()) {
             case NONE -> null;
             case PARAM -> signatures.timestamp;
-            case HEADER -> first(headers, scheme.timestampHeaders());
+            case HEADER -> SignatureText.first(headers, scheme.timestampHeaders());
             case BODY -> JsonFields.text(rawBody, scheme.timestampBodyField());
         };
     }
@@ -133,12 +124,12 @@ public final class SchemeVerifier implements SignatureVerifier {
         if (scheme.timestamp() == TimestampSource.NONE) {
             return 0;
         }
-        return scheme.timestampUnit() == SignatureScheme.TimestampUnit.ISO_8601 ? parseIsoSeconds(ts)
-                : parseTimestamp(ts);
+        return scheme.timestampUnit() == SignatureScheme.TimestampUnit.ISO_8601 ? SignatureText.parseIsoSeconds(ts)
+                : SignatureText.parseTimestamp(ts);
     }
 
     /** What the MAC needs beside the body, from the headers; or the failure found without a MAC. */
-    private record Prepared(VerificationFailure failure, Signatures signatures, byte[] ts, byte[] id) {
+    private record Prepared(VerificationFailure failure, SignatureHeader.Signatures signatures, byte[] ts, byte[] id) {
         static Prepared failed(VerificationFailure failure) {
             return new Prepared(failure, null, null, null);
         }
@@ -151,11 +142,11 @@ public final class SchemeVerifier implements SignatureVerifier {
      */
     private Prepared prepare(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
-        String header = first(headers, scheme.signatureHeaders());
+        String header = SignatureText.first(headers, scheme.signatureHeaders());
         if (header == null) {
             return Prepared.failed(VerificationFailure.MISSING_SIGNATURE);
         }
-        Signatures signatures = parse(header);
+        SignatureHeader.Signatures signatures = signatureHeader.parse(header);
         if (signatures == null) {
             return Prepared.failed(VerificationFailure.MALFORMED_SIGNATURE);
         }
@@ -163,7 +154,7 @@ public final class SchemeVerifier implements SignatureVerifier {
         long timestamp = timestampValue(ts);
         byte[] id = null;
         if (needs(ID)) {
-            String value = first(headers, scheme.idHeaders());
+            String value = SignatureText.first(headers, scheme.idHeaders());
             if (value == null) {
                 return Prepared.failed(VerificationFailure.MALFORMED_SIGNATURE);
             }
@@ -186,7 +177,7 @@ public final class SchemeVerifier implements SignatureVerifier {
 
     @Override
     public String dedupeId(Function<String, String> headers, byte[] rawBody) {
-        String id = first(headers, scheme.dedupeHeaders());
+        String id = SignatureText.first(headers, scheme.dedupeHeaders());
         if (id == null && scheme.dedupeBodyField() != null) {
             String field = JsonFields.text(rawBody, scheme.dedupeBodyField());
             id = field == null || field.isBlank() ? null : field.strip();
@@ -202,9 +193,9 @@ public final class SchemeVerifier implements SignatureVerifier {
      */
     @Override
     public boolean signsDedupeId(Function<String, String> headers, byte[] rawBody) {
-        String fromHeader = first(headers, scheme.dedupeHeaders());
+        String fromHeader = SignatureText.first(headers, scheme.dedupeHeaders());
         if (fromHeader != null) {
-            return needs(ID) && fromHeader.equals(first(headers, scheme.idHeaders()));
+            return needs(ID) && fromHeader.equals(SignatureText.first(headers, scheme.idHeaders()));
         }
         return needs(BODY);
     }
@@ -238,18 +229,8 @@ public final class SchemeVerifier implements SignatureVerifier {
     private byte[] key(String secret) {
         return switch (scheme.key()) {
             case UTF8 -> secret.getBytes(StandardCharsets.UTF_8);
-            case WHSEC_BASE64 -> whsecKey(secret);
+            case WHSEC_BASE64 -> SignatureText.whsecKey(secret);
         };
-    }
-
-    /** A Standard Webhooks secret: base64 after an optional {@code whsec_}; null when it is not base64. */
-    static byte[] whsecKey(String secret) {
-        String encoded = secret.startsWith("whsec_") ? secret.substring("whsec_".length()) : secret;
-        try {
-            return Base64.getDecoder().decode(encoded);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     private boolean needs(int placeholder) {
@@ -274,222 +255,5 @@ public final class SchemeVerifier implements SignatureVerifier {
         long millis = scheme.timestampUnit() == SignatureScheme.TimestampUnit.MILLISECONDS ? timestamp : timestamp * 1000;
         // Both directions: a timestamp from the future is as suspect as an old one.
         return Math.abs(receivedAtMillis - millis) <= scheme.toleranceSeconds() * 1000L;
-    }
-
-    /** Decimal digits only (no sign, no spaces, no other scripts' digits), else -1. */
-    static long parseTimestamp(String ts) {
-        if (ts == null || ts.isEmpty() || ts.length() > MAX_TIMESTAMP_DIGITS) {
-            return -1;
-        }
-        long value = 0;
-        for (int i = 0; i < ts.length(); i++) {
-            char c = ts.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value;
-    }
-
-    /**
-     * Epoch seconds of exactly {@code yyyy-MM-ddTHH:mm:ssZ} (ASCII digits, no fraction, no offset but Z), else -1 (also
-     * for a time before 1970, an impossible date such as February 30, or hour 24).
-     */
-    static long parseIsoSeconds(String ts) {
-        if (!isIsoShape(ts)) {
-            return -1;
-        }
-        try {
-            long seconds = Instant.parse(ts).getEpochSecond();
-            return seconds < 0 ? -1 : seconds;
-        } catch (DateTimeParseException e) {
-            return -1;
-        }
-    }
-
-    /** {@code dddd-dd-ddTdd:dd:ddZ} with ASCII digits; the hour is below 24 (Instant.parse reads 24:00 as midnight). */
-    private static boolean isIsoShape(String ts) {
-        if (ts == null || ts.length() != ISO_PATTERN.length()) {
-            return false;
-        }
-        for (int i = 0; i < ts.length(); i++) {
-            char p = ISO_PATTERN.charAt(i);
-            char c = ts.charAt(i);
-            if (p == 'd' ? c < '0' || c > '9' : c != p) {
-                return false;
-            }
-        }
-        return ts.charAt(11) < '2' || ts.charAt(11) == '2' && ts.charAt(12) < '4';
-    }
-
-    /** The header's signatures (and its timestamp parameter), or null when it is malformed in any way. */
-    Signatures parse(String header) {
-        Signatures out = new Signatures();
-        if (scheme.layout() == Layout.SINGLE) {
-            byte[] value = decode(header.strip());
-            if (value == null) {
-                return null;
-            }
-            out.values.add(value);
-            return out;
-        }
-        String separator = scheme.separator();
-        int start = 0;
-        while (start <= header.length()) {
-            int end = header.indexOf(separator, start);
-            if (end < 0) {
-                end = header.length();
-            }
-            String item = header.substring(start, end).strip();
-            start = end + separator.length();
-            if (item.isEmpty()) {
-                // Repeated separators: a space-separated list tolerates them (Standard Webhooks pads with spaces);
-                // parameters and lists with another separator (PagerDuty's comma) do not.
-                if (scheme.layout() == Layout.PARAMS || !separator.isBlank()) {
-                    return null;
-                }
-                continue;
-            }
-            if (!(scheme.layout() == Layout.LIST ? listItem(item, out) : param(item, out))) {
-                return null;
-            }
-            if (out.values.size() > MAX_SIGNATURES) {
-                return null;
-            }
-        }
-        return out.values.isEmpty() ? null : out;
-    }
-
-    private boolean listItem(String item, Signatures out) {
-        if (!item.startsWith(scheme.prefix())) {
-            // Another version or algorithm (e.g. Standard Webhooks' asymmetric "v1a,"): not ours to check, as long as
-            // it looks like one (a version token first, printable ASCII throughout).
-            return isOtherVersion(item);
-        }
-        byte[] value = decode(item);
-        if (value == null) {
-            return false;
-        }
-        out.values.add(value);
-        return true;
-    }
-
-    private boolean param(String item, Signatures out) {
-        int eq = item.indexOf('=');
-        if (eq <= 0) {
-            return false;
-        }
-        String name = item.substring(0, eq).strip();
-        String value = item.substring(eq + 1).strip();
-        if (!isToken(name) || !isPrintable(value, 0)) {
-            // Parameter names are short ASCII tokens (t, v1, ts, h1) and values non-empty printable ASCII; anything
-            // else is not a header we understand.
-            return false;
-        }
-        if (name.equals(scheme.signatureParam())) {
-            byte[] decoded = decode(value);
-            if (decoded == null) {
-                return false;
-            }
-            out.values.add(decoded);
-        } else if (name.equals(scheme.timestampParam())) {
-            if (out.timestamp != null) {
-                return false;
-            }
-            out.timestamp = value;
-        }
-        // Any other parameter (Stripe's v0, a future h2) is ignored, as the providers' own libraries do.
-        return true;
-    }
-
-    /** {@code <letters/digits><the prefix's delimiter><printable ASCII>}, e.g. {@code v1a,AbC=} beside {@code v1,}. */
-    private boolean isOtherVersion(String item) {
-        String prefix = scheme.prefix();
-        char delimiter = prefix.isEmpty() ? ',' : prefix.charAt(prefix.length() - 1);
-        int at = item.indexOf(delimiter);
-        return at > 0 && isToken(item.substring(0, at)) && isPrintable(item, at + 1);
-    }
-
-    /** Non-empty from {@code from} on, and only printable ASCII (no spaces, no controls, nothing beyond 0x7e). */
-    private static boolean isPrintable(String s, int from) {
-        if (s.length() <= from) {
-            return false;
-        }
-        for (int i = from; i < s.length(); i++) {
-            if (s.charAt(i) < 0x21 || s.charAt(i) > 0x7e) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean isToken(String name) {
-        return isToken(name, 16);
-    }
-
-    /** 1 to {@code maxLength} characters of A-Z, a-z, 0-9, '-' and '_' (header and parameter names). */
-    static boolean isToken(String name, int maxLength) {
-        if (name.isEmpty() || name.length() > maxLength) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The MAC bytes after the prefix, or null when the encoding or length is wrong. */
-    private byte[] decode(String prefixed) {
-        if (!prefixed.startsWith(scheme.prefix())) {
-            return null;
-        }
-        String value = prefixed.substring(scheme.prefix().length());
-        byte[] bytes;
-        if (scheme.encoding() == SignatureScheme.Encoding.HEX) {
-            bytes = Hex.decode(value);
-        } else {
-            bytes = base64(value);
-        }
-        return bytes != null && bytes.length == scheme.algorithm().macLength ? bytes : null;
-    }
-
-    /**
-     * Strict base64: padding optional, but the encoding must be canonical (no stray bits in the last character), so
-     * one MAC has exactly one accepted spelling. Null when it is not.
-     */
-    static byte[] base64(String value) {
-        byte[] bytes;
-        try {
-            bytes = Base64.getDecoder().decode(value);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        String canonical = Base64.getEncoder().withoutPadding().encodeToString(bytes);
-        int end = value.length();
-        while (end > 0 && value.charAt(end - 1) == '=') {
-            end--;
-        }
-        return canonical.length() == end && value.startsWith(canonical) ? bytes : null;
-    }
-
-    /** The first of the headers present with a non-blank value, stripped; null when none is. */
-    static String first(Function<String, String> headers, List<String> names) {
-        for (int i = 0; i < names.size(); i++) {
-            String value = headers.apply(names.get(i));
-            if (value != null && !value.isBlank()) {
-                return value.strip();
-            }
-        }
-        return null;
-    }
-
-    /** The signatures one header carries. */
-    static final class Signatures {
-        final List<byte[]> values = new ArrayList<>(2);
-        String timestamp;
     }
 }

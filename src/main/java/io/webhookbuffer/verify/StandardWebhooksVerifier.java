@@ -41,7 +41,7 @@ final class StandardWebhooksVerifier extends WrappingVerifier {
     @Override
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
-        String header = SchemeVerifier.first(headers, spec.signatureHeaders());
+        String header = SignatureText.first(headers, spec.signatureHeaders());
         if (header == null) {
             return VerificationFailure.MISSING_SIGNATURE;
         }
@@ -49,8 +49,8 @@ final class StandardWebhooksVerifier extends WrappingVerifier {
         if (entries == null) {
             return VerificationFailure.MALFORMED_SIGNATURE;
         }
-        String id = SchemeVerifier.first(headers, spec.idHeaders());
-        String ts = SchemeVerifier.first(headers, spec.timestampHeaders());
+        String id = SignatureText.first(headers, spec.idHeaders());
+        String ts = SignatureText.first(headers, spec.timestampHeaders());
         VerificationFailure refused = refusedUnsigned(id, ts, secrets, receivedAtMillis);
         if (refused != null) {
             return refused;
@@ -66,7 +66,7 @@ final class StandardWebhooksVerifier extends WrappingVerifier {
 
     /** What is refused before any secret is read (a missing id, a malformed or stale timestamp, no secret), or null. */
     private VerificationFailure refusedUnsigned(String id, String ts, List<String> secrets, long receivedAtMillis) {
-        long timestamp = SchemeVerifier.parseTimestamp(ts);
+        long timestamp = SignatureText.parseTimestamp(ts);
         if (id == null || timestamp < 0) {
             return VerificationFailure.MALFORMED_SIGNATURE;
         }
@@ -111,7 +111,7 @@ final class StandardWebhooksVerifier extends WrappingVerifier {
 
     /**
      * The header's well-formed {@code v1a,} signatures (64 bytes of base64) and whether a well-formed {@code v1,}
-     * entry is there too; null when there are more than {@link SchemeVerifier#MAX_SIGNATURES} entries or nothing any
+     * entry is there too; null when there are more than {@link SignatureText#MAX_SIGNATURES} entries or nothing any
      * key could check. A malformed entry beside a well-formed one is skipped, as entries of other versions are.
      */
     static Entries entries(String header) {
@@ -127,7 +127,7 @@ final class StandardWebhooksVerifier extends WrappingVerifier {
             if (item.isEmpty()) {
                 continue;
             }
-            if (++entries > SchemeVerifier.MAX_SIGNATURES) {
+            if (++entries > SignatureText.MAX_SIGNATURES) {
                 return null;
             }
             byte[] signature = item.startsWith(V1A) ? decode(item.substring(V1A.length()), V1A_BYTES) : null;
@@ -141,7 +141,7 @@ final class StandardWebhooksVerifier extends WrappingVerifier {
 
     /** Canonical base64 of exactly {@code length} bytes, else null; a value too long for it is not decoded. */
     private static byte[] decode(String base64, int length) {
-        byte[] bytes = base64.length() > (length + 2) / 3 * 4 ? null : SchemeVerifier.base64(base64);
+        byte[] bytes = base64.length() > (length + 2) / 3 * 4 ? null : SignatureText.base64(base64);
         return bytes != null && bytes.length == length ? bytes : null;
     }
 

@@ -40,11 +40,11 @@ public final class TwilioVerifier implements SignatureVerifier {
     @Override
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
-        String header = SchemeVerifier.first(headers, List.of(SIGNATURE_HEADER));
+        String header = SignatureText.first(headers, List.of(SIGNATURE_HEADER));
         if (header == null) {
             return VerificationFailure.MISSING_SIGNATURE;
         }
-        byte[] provided = SchemeVerifier.base64(header);
+        byte[] provided = SignatureText.base64(header);
         if (provided == null || provided.length != Algorithm.SHA1.macLength) {
             return VerificationFailure.MALFORMED_SIGNATURE;
         }
@@ -70,7 +70,7 @@ public final class TwilioVerifier implements SignatureVerifier {
 
     @Override
     public String dedupeId(Function<String, String> headers, byte[] rawBody) {
-        return SchemeVerifier.first(headers, List.of(IDEMPOTENCY_HEADER));
+        return SignatureText.first(headers, List.of(IDEMPOTENCY_HEADER));
     }
 
     /** The decoded form parameters sorted by name (then value), or null when the body is not a well-formed form. */

@@ -50,13 +50,13 @@ public final class TwitchVerifier implements SignatureVerifier {
     @Override
     public VerificationFailure verify(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
-        String header = SchemeVerifier.first(headers, List.of(SIGNATURE_HEADER));
+        String header = SignatureText.first(headers, List.of(SIGNATURE_HEADER));
         if (header == null) {
             return VerificationFailure.MISSING_SIGNATURE;
         }
         byte[] provided = mac(header);
-        String id = SchemeVerifier.first(headers, List.of(ID_HEADER));
-        String ts = SchemeVerifier.first(headers, List.of(TIMESTAMP_HEADER));
+        String id = SignatureText.first(headers, List.of(ID_HEADER));
+        String ts = SignatureText.first(headers, List.of(TIMESTAMP_HEADER));
         long millis = epochMillis(ts);
         if (provided == null || id == null || id.length() > MAX_ID_LENGTH || millis == Long.MIN_VALUE) {
             return VerificationFailure.MALFORMED_SIGNATURE;
@@ -85,7 +85,7 @@ public final class TwitchVerifier implements SignatureVerifier {
 
     @Override
     public String dedupeId(Function<String, String> headers, byte[] rawBody) {
-        return SchemeVerifier.first(headers, List.of(ID_HEADER));
+        return SignatureText.first(headers, List.of(ID_HEADER));
     }
 
     /** The message id is part of the signed content. */
@@ -97,7 +97,7 @@ public final class TwitchVerifier implements SignatureVerifier {
     @Override
     public HandshakeAnswer handshake(Function<String, String> headers, byte[] rawBody, List<String> secrets,
             long receivedAtMillis) {
-        if (!VERIFICATION.equals(SchemeVerifier.first(headers, List.of(TYPE_HEADER)))) {
+        if (!VERIFICATION.equals(SignatureText.first(headers, List.of(TYPE_HEADER)))) {
             return null;
         }
         String challenge = JsonFields.text(rawBody, "challenge");

@@ -305,7 +305,7 @@ class ProviderVectorsTests {
         Vector v = SignatureVectors.of("stripe").get(0);
         String header = v.headers().get("Stripe-Signature");
         Map<String, String> headers = new LinkedHashMap<>(v.headers());
-        headers.put("Stripe-Signature", header + (",v1=" + "ab".repeat(32)).repeat(SchemeVerifier.MAX_SIGNATURES));
+        headers.put("Stripe-Signature", header + (",v1=" + "ab".repeat(32)).repeat(SignatureText.MAX_SIGNATURES));
         assertEquals(VerificationFailure.MALFORMED_SIGNATURE, verifier(v).verify(headers::get, v.body(), v.secrets(),
                 v.receivedAt()));
     }

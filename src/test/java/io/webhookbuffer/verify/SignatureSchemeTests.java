@@ -122,13 +122,13 @@ class SignatureSchemeTests {
     /** Common HMAC senders (issue 20): a comma list (PagerDuty) refuses empty items; a space list (Svix) pads. */
     @Test
     void onlyASpaceSeparatedListToleratesEmptyItems() {
-        SchemeVerifier comma = new SchemeVerifier(SignatureScheme.builder("X-S").prefix("v1=").list(",").build(), null);
+        SignatureHeader comma = new SignatureHeader(SignatureScheme.builder("X-S").prefix("v1=").list(",").build());
         String sig = "v1=" + "ab".repeat(32);
         assertEquals(2, comma.parse(sig + "," + sig).values.size());
         assertNull(comma.parse(sig + ",," + sig), "repeated comma");
         assertNull(comma.parse(sig + ", "), "trailing comma");
-        SchemeVerifier space = new SchemeVerifier(SignatureScheme.builder("X-S")
-                .encoding(SignatureScheme.Encoding.BASE64).prefix("v1,").list(" ").build(), null);
+        SignatureHeader space = new SignatureHeader(SignatureScheme.builder("X-S")
+                .encoding(SignatureScheme.Encoding.BASE64).prefix("v1,").list(" ").build());
         String b64 = "v1," + Base64.getEncoder().encodeToString(new byte[32]);
         assertEquals(2, space.parse(b64 + "   " + b64 + " ").values.size());
     }
@@ -146,12 +146,12 @@ class SignatureSchemeTests {
     /** Common HMAC senders (issue 20): Zendesk's ISO 8601 timestamp is read in exactly one shape. */
     @Test
     void isoTimestampsAreReadInExactlyOneShape() {
-        assertEquals(1767225600L, SchemeVerifier.parseIsoSeconds("2026-01-01T00:00:00Z"));
-        assertEquals(1616648967L, SchemeVerifier.parseIsoSeconds("2021-03-25T05:09:27Z"), "Zendesk's docs example");
+        assertEquals(1767225600L, SignatureText.parseIsoSeconds("2026-01-01T00:00:00Z"));
+        assertEquals(1616648967L, SignatureText.parseIsoSeconds("2021-03-25T05:09:27Z"), "Zendesk's docs example");
         for (String bad : new String[] { null, "", "1767225600", "2026-01-01T00:00:00.000Z", "2026-01-01T01:00:00+01:00",
             "2026-01-01 00:00:00Z", "2026-01-01T00:00:00z", "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z",
             "1969-12-31T23:59:59Z", "\u0662026-01-01T00:00:00Z", "2026-01-01T24:00:00Z", " 2026-01-01T00:00:00Z" }) {
-            assertEquals(-1L, SchemeVerifier.parseIsoSeconds(bad), String.valueOf(bad));
+            assertEquals(-1L, SignatureText.parseIsoSeconds(bad), String.valueOf(bad));
         }
     }
 }
