@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 import io.webhookbuffer.actor.IngestResult.Kind;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.EventWriter;
 import io.webhookbuffer.queue.IncomingEvent;
@@ -52,7 +53,7 @@ final class TenantActor {
     private final EventWriter writer;
     private final DrainScheduler drains;
     private final Executor executor;
-    private final ActorClock clock;
+    private final BufferClock clock;
     private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     /** Events between arrival and answer: the mailbox bound. */
@@ -70,12 +71,12 @@ final class TenantActor {
     }
 
     TenantActor(String tenantId, ActorConfig config, EventWriter writer, DrainScheduler drains,
-            Executor executor, ActorClock clock) {
+            Executor executor, BufferClock clock) {
         this(tenantId, config, writer, drains, executor, clock, null, null);
     }
 
     TenantActor(String tenantId, ActorConfig config, EventWriter writer, DrainScheduler drains,
-            Executor executor, ActorClock clock, WindowLeases leases, QueuedBytes queued) {
+            Executor executor, BufferClock clock, WindowLeases leases, QueuedBytes queued) {
         this.tenantId = tenantId;
         this.config = config;
         this.writer = writer;

@@ -14,6 +14,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Scheduler;
 
 import io.webhookbuffer.actor.IngestResult.Kind;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.GroupCommitWriter;
 import io.webhookbuffer.queue.IncomingEvent;
@@ -28,6 +29,7 @@ import io.webhookbuffer.tenant.Tenant;
 public class TenantActors {
 
     private final ActorConfig config;
+    private final BufferClock clock;
     private final GroupCommitWriter writer;
     private final DrainScheduler drains;
     private final RehearsalTenant rehearsal;
@@ -39,8 +41,10 @@ public class TenantActors {
     private final Cache<String, TenantActor> actors;
 
     public TenantActors(ActorConfig config, GroupCommitWriter writer, DrainScheduler drains,
-            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter, WindowLeases leases, QueuedBytes queued) {
+            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter, WindowLeases leases, QueuedBytes queued,
+            BufferClock clock) {
         this.config = config;
+        this.clock = clock;
         this.writer = writer;
         this.drains = drains;
         this.rehearsal = rehearsal;
@@ -83,9 +87,9 @@ public class TenantActors {
                 // The rehearsal leases from the shared window too (its own key), so the lease path is compiled before
                 // readiness like the rest of the ingest path.
                 // Its writes are rolled back: nothing queued, no quota.
-                ? new TenantActor(id, config, rehearsalWriter, tenantId -> { }, executor, ActorClock.SYSTEM, leases,
+                ? new TenantActor(id, config, rehearsalWriter, tenantId -> { }, executor, clock, leases,
                         null)
-                : new TenantActor(id, config, writer, drains, executor, ActorClock.SYSTEM, leases, queued);
+                : new TenantActor(id, config, writer, drains, executor, clock, leases, queued);
     }
 
     /** Forgets the rehearsal tenant's actor once the warm-up is over (it would otherwise wait for idle eviction). */

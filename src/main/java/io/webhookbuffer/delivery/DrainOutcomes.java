@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.queue.DrainStore;
 import io.webhookbuffer.queue.QueuedEvent;
 
@@ -26,11 +27,11 @@ final class DrainOutcomes {
     private final DrainStore store;
     private final FailurePolicy policy;
     private final DeliveryCounts counts;
-    private final DeliveryClock clock;
+    private final BufferClock clock;
     /** What this replica has seen of each origin (keyed by base URL, bounded by the distinct origins). */
     private final Map<String, OriginHealth> health = new ConcurrentHashMap<>();
 
-    DrainOutcomes(DrainStore store, FailurePolicy policy, DeliveryCounts counts, DeliveryClock clock) {
+    DrainOutcomes(DrainStore store, FailurePolicy policy, DeliveryCounts counts, BufferClock clock) {
         this.store = store;
         this.policy = policy;
         this.counts = counts;

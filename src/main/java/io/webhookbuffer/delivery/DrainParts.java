@@ -2,6 +2,7 @@ package io.webhookbuffer.delivery;
 
 import java.util.function.BooleanSupplier;
 
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.common.FifoPermits;
 import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.egress.OriginTrust;
@@ -19,7 +20,7 @@ import io.webhookbuffer.tenant.TenantDirectory;
  * {@code trust}: which origins a batch may go to.
  */
 record DrainParts(String holder, DeliveryConfig config, DrainStore store, TenantDirectory tenants,
-        OriginConfig origin, DeliveryClock clock, FifoPermits bulkhead, FifoPermits slowLane,
+        OriginConfig origin, BufferClock clock, FifoPermits bulkhead, FifoPermits slowLane,
         long prefetchFreshNanos,
         OriginBreakers breakers, DrainOutcomes outcomes, DrainSweep sweep, BackoffPolicy backoff,
         DeliveryCounts counts, OriginTrust trust, BooleanSupplier stoppedFlag) {

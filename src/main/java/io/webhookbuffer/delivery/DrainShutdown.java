@@ -9,6 +9,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.queue.DrainStore;
 
 /**
@@ -27,7 +28,7 @@ final class DrainShutdown {
     }
 
     /** Runs on the shutdown thread only, never an event loop: it waits. */
-    static void run(Collection<TenantDrain> drains, DrainStore store, Duration requestTimeout, DeliveryClock clock) {
+    static void run(Collection<TenantDrain> drains, DrainStore store, Duration requestTimeout, BufferClock clock) {
         long deadline = clock.nanos() + requestTimeout.plusSeconds(1).toNanos();
         while (drains.stream().anyMatch(TenantDrain::running) && clock.nanos() < deadline) {
             LockSupport.parkNanos(10_000_000L);

@@ -12,6 +12,7 @@ import jakarta.enterprise.event.Observes;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.common.FifoPermits;
 import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.egress.OriginTrust;
@@ -36,7 +37,7 @@ import io.webhookbuffer.usage.UsageCounters;
  * <p>The parts: {@link TenantDrain} (a tenant's steps) around {@link TenantLease} (the lease and the cursor),
  * {@link BatchPlanner} (which rows, when), {@link OriginBreakers} (the origin client behind its breakers),
  * {@link DrainOutcomes} (an answer's effect on the queue), {@link DrainSweep}, {@link DrainShutdown}, all on the
- * {@link DeliveryClock}.
+ * {@link BufferClock}.
  */
 @ApplicationScoped
 public class Drainer implements DrainScheduler {
@@ -44,7 +45,7 @@ public class Drainer implements DrainScheduler {
     private final DeliveryConfig config;
     private final DrainStore store;
     private final Vertx vertx;
-    private final DeliveryClock clock;
+    private final BufferClock clock;
     private final OriginBreakers breakers;
     private final DeliveryCounts counts;
     private final DrainSweep sweep;
@@ -53,7 +54,7 @@ public class Drainer implements DrainScheduler {
     private volatile boolean stopped;
 
     public Drainer(DrainStore store, TenantDirectory tenants, OriginBreakers breakers, OriginConfig origin,
-            DeliveryConfig config, Vertx vertx, DeliveryClock clock, UsageCounters usage, OriginTrust trust) {
+            DeliveryConfig config, Vertx vertx, BufferClock clock, UsageCounters usage, OriginTrust trust) {
         this.config = config;
         this.store = store;
         this.vertx = vertx;

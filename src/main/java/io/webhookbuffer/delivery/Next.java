@@ -1,8 +1,10 @@
 package io.webhookbuffer.delivery;
 
+import io.webhookbuffer.common.BufferClock;
+
 /**
  * What a drain step decided: go on with the next step, go idle, wait until {@code untilMillis} (epoch ms on the
- * {@link DeliveryClock}), or stop because the lease was lost under a write (which then changed nothing).
+ * {@link BufferClock}), or stop because the lease was lost under a write (which then changed nothing).
  */
 record Next(Kind kind, long untilMillis) {
 

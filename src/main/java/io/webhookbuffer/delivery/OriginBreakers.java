@@ -15,6 +15,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenExce
 
 import io.smallrye.faulttolerance.api.Guard;
 import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.common.OriginCredentials;
 import io.webhookbuffer.queue.QueuedEvent;
 
@@ -34,12 +35,12 @@ public class OriginBreakers {
     private final OriginClient client;
     private final DeliveryConfig config;
     private final DeliveryListener listener;
-    private final DeliveryClock clock;
+    private final BufferClock clock;
     private final Map<String, Guard> breakers = new ConcurrentHashMap<>();
     /** Origins (scheme://host:port) whose breaker turned the last batch away; removed on the next real send. */
     private final Map<String, Boolean> openCircuits = new ConcurrentHashMap<>();
 
-    public OriginBreakers(OriginClient client, DeliveryConfig config, DeliveryListener listener, DeliveryClock clock) {
+    public OriginBreakers(OriginClient client, DeliveryConfig config, DeliveryListener listener, BufferClock clock) {
         this.client = client;
         this.config = config;
         this.listener = listener;

@@ -1,6 +1,7 @@
 package io.webhookbuffer.delivery;
 
 import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.common.FifoPermits;
 
 /**
@@ -43,7 +44,7 @@ final class SlowLane {
     }
 
     /** {@code exchange}, with the threshold's timer running while it is unanswered. */
-    Uni<OriginResponse> watch(Uni<OriginResponse> exchange, DeliveryClock clock, long thresholdMillis) {
+    Uni<OriginResponse> watch(Uni<OriginResponse> exchange, BufferClock clock, long thresholdMillis) {
         return Uni.createFrom().deferred(() -> {
             long timer = clock.setTimer(thresholdMillis, id -> cross());
             return exchange.onTermination().invoke(() -> clock.cancelTimer(timer));

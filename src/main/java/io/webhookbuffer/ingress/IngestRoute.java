@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.actor.ActorConfig;
 
 /**
@@ -20,12 +21,12 @@ import io.webhookbuffer.actor.ActorConfig;
 public class IngestRoute {
 
     private final IngestService ingest;
-    private final ReceiveClock clock;
+    private final BufferClock clock;
     private final AnswerWriter writer;
     private final RequestLog log;
     private final long unavailableRetryAfter;
 
-    public IngestRoute(IngestService ingest, ReceiveClock clock, AnswerWriter writer, RequestLog log,
+    public IngestRoute(IngestService ingest, BufferClock clock, AnswerWriter writer, RequestLog log,
             ActorConfig actorConfig) {
         this.ingest = ingest;
         this.clock = clock;

@@ -24,6 +24,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.actor.IngestResult;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.tenant.LookupRefused;
 import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
@@ -96,7 +97,7 @@ public class IngressGate {
     private final IngestRoute route;
     private final QueryHandshakes queryHandshakes;
     private final RehearsalTenant rehearsal;
-    private final ReceiveClock clock;
+    private final BufferClock clock;
     private final int checkFrom;
     private final Vertx vertx;
     private final int defaultLimit;
@@ -109,7 +110,7 @@ public class IngressGate {
     public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, AnswerWriter writer,
             IngestRoute route, QueryHandshakes queryHandshakes, Vertx vertx, IngressConfig config, ActorConfig actor,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
-            VerificationBudget verificationBudget, RehearsalTenant rehearsal, ReceiveClock clock) {
+            VerificationBudget verificationBudget, RehearsalTenant rehearsal, BufferClock clock) {
         this.route = route;
         this.queryHandshakes = queryHandshakes;
         this.clock = clock;

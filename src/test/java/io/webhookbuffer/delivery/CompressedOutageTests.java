@@ -29,7 +29,7 @@ import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
-import io.webhookbuffer.testsupport.FastForwardClock;
+import io.webhookbuffer.testsupport.TestClock;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.Signed;
@@ -41,7 +41,7 @@ import io.webhookbuffer.testsupport.Signed;
  * the origin answer 500 (only for batches that hold it) is isolated and dead-lettered while its neighbours, before
  * and after it in the same tenant's queue, are delivered.
  *
- * <p>The outage lasts on the drainer's clock, its backoff waits skipped ({@link FastForwardClock#skipWaits}).
+ * <p>The outage lasts on the drainer's clock, its backoff waits skipped ({@link TestClock#skipWaits}).
  *
  * <p>63fcc2b: both fail. Every failed batch counts an attempt on each of its events, so the outage dead-letters the
  * whole backlog after {@code max-attempts}, and the 500-poison takes its batch with it (issue 14 part 1).
@@ -77,7 +77,7 @@ class CompressedOutageTests {
     Drainer drainer;
 
     @Inject
-    FastForwardClock clock;
+    TestClock clock;
 
     @Test
     void anOutageOfManyTimesMaxAttemptsTimesTheCapDeadLettersNothingAndDrainsAfterwards() throws Exception {

@@ -41,7 +41,7 @@ import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
-import io.webhookbuffer.testsupport.FastForwardClock;
+import io.webhookbuffer.testsupport.TestClock;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.FakeOriginResource;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
@@ -50,7 +50,7 @@ import io.webhookbuffer.testsupport.TestTenants;
 
 /**
  * Delivery to a real HTTP origin (started by the test) from the real app, PostgreSQL and Redis. The timing tests skip
- * the drainer's waits on its clock ({@link FastForwardClock#skipWaits}) and measure gaps on that clock.
+ * the drainer's waits on its clock ({@link TestClock#skipWaits}) and measure gaps on that clock.
  */
 @QuarkusTest
 @TestProfile(DeliveryProfile.class)
@@ -68,7 +68,7 @@ class DeliveryTests {
     Drainer drainer;
 
     @Inject
-    FastForwardClock clock;
+    TestClock clock;
 
     @BeforeEach
     void stampBatchesOnTheDrainersClock() {

@@ -28,7 +28,7 @@ import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
-import io.webhookbuffer.testsupport.FastForwardClock;
+import io.webhookbuffer.testsupport.TestClock;
 import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
@@ -56,7 +56,7 @@ class NeverRetryingSendersTests {
     Drainer drainer;
 
     @Inject
-    FastForwardClock clock;
+    TestClock clock;
 
     @BeforeEach
     void stampBatchesOnTheDrainersClock() {

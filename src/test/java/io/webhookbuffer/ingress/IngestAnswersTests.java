@@ -31,7 +31,7 @@ import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.InjectProxy;
-import io.webhookbuffer.testsupport.PinnedReceiveClock;
+import io.webhookbuffer.testsupport.TestClock;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.RawHttp.Answer;
 import io.webhookbuffer.testsupport.Signed;
@@ -64,7 +64,7 @@ class IngestAnswersTests {
     ObjectMapper json;
 
     @Inject
-    PinnedReceiveClock clock;
+    TestClock clock;
 
     @InjectProxy
     TcpProxy proxy;

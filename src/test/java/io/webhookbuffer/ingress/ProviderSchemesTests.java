@@ -36,7 +36,7 @@ import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.EventKeys;
-import io.webhookbuffer.testsupport.PinnedReceiveClock;
+import io.webhookbuffer.testsupport.TestClock;
 import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.SignatureVectors;
 import io.webhookbuffer.testsupport.SignatureVectors.Vector;
@@ -56,7 +56,7 @@ class ProviderSchemesTests {
     Pool pool;
 
     @Inject
-    PinnedReceiveClock clock;
+    TestClock clock;
 
     @Inject
     RefusalLog refusals;

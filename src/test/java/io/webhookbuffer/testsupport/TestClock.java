@@ -16,37 +16,53 @@ import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Alternative;
 
 import io.vertx.core.Vertx;
-import io.webhookbuffer.delivery.DeliveryClock;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.delivery.DrainView;
 
 /**
- * Delivery's clock in tests: real time plus whatever a test moved it forward by. Never backwards: the wall clock
- * still runs, so a test that does not touch it sees the system clock, and time skipped by one test only makes waits
- * that were pending then end sooner. Moving it forward fires the timers that are due at once (on an event loop, as
- * Vert.x would), so a backoff, a Retry-After or pacing is waited out in milliseconds. PostgreSQL's clock does not
- * move: rows' due times lag behind this one, so they are due when the drainer's own wait ends.
+ * The service's clock in tests: real time plus whatever a test moved it forward by, or a wall time a test pinned.
+ *
+ * <p>Moving forward: never backwards, so a test that does not touch it sees the system clock, and time skipped by one
+ * test only makes waits that were pending then end sooner (the monotonic reading moves too, so rate windows turn with
+ * it). Moving it forward fires the timers that are due at once (on an event loop, as Vert.x would), so a backoff, a
+ * Retry-After or pacing is waited out in milliseconds. PostgreSQL's clock does not move: rows' due times lag behind
+ * this one, so they are due when the drainer's own wait ends.
+ *
+ * <p>Pinning: the wall time only, so a provider's recorded request (a golden vector with its own receive time) can be
+ * replayed through the real endpoint. Tests that pin it unpin it after.
  */
 @Alternative
 @Priority(1)
 @Singleton
-public class FastForwardClock extends DeliveryClock {
+public class TestClock extends BufferClock {
 
     private record Timer(long atMillis, LongConsumer handler, AtomicLong realId) {
     }
 
     private final Vertx vertx;
     private final AtomicLong skippedMillis = new AtomicLong();
+    private volatile long pinnedMillis = -1;
     private final AtomicLong ids = new AtomicLong();
     private final Map<Long, Timer> timers = new ConcurrentHashMap<>();
 
-    public FastForwardClock(Vertx vertx) {
+    public TestClock(Vertx vertx) {
         super(vertx);
         this.vertx = vertx;
     }
 
     @Override
     public long millis() {
-        return super.millis() + skippedMillis.get();
+        long pinned = pinnedMillis;
+        return pinned < 0 ? super.millis() + skippedMillis.get() : pinned;
+    }
+
+    /** The wall time reads {@code epochMillis} until {@link #unpin}; the monotonic reading and timers run on. */
+    public void pin(long epochMillis) {
+        this.pinnedMillis = epochMillis;
+    }
+
+    public void unpin() {
+        this.pinnedMillis = -1;
     }
 
     @Override
