@@ -38,7 +38,7 @@ final class DrainOutcomes {
         this.clock = clock;
     }
 
-    Uni<Next> decide(TenantLease lease, Isolation isolation, String base, List<QueuedEvent> batch,
+    Uni<NextStep> decide(TenantLease lease, Isolation isolation, String base, List<QueuedEvent> batch,
             OriginResponse response,
             boolean isolationTry) {
         long now = clock.millis();
@@ -63,7 +63,7 @@ final class DrainOutcomes {
         return apply(lease, isolation, batch, response, verdict, decision, now);
     }
 
-    private Uni<Next> apply(TenantLease lease, Isolation isolation, List<QueuedEvent> batch, OriginResponse response,
+    private Uni<NextStep> apply(TenantLease lease, Isolation isolation, List<QueuedEvent> batch, OriginResponse response,
             FailurePolicy.Verdict verdict, FailurePolicy.Decision decision, long now) {
         Integer status = response.status() <= 0 ? null : response.status();
         switch (decision.action()) {
@@ -81,7 +81,7 @@ final class DrainOutcomes {
             case DEAD_LETTER -> {
                 isolation.deadLettered();
                 return deadLetter(lease, decision.deadLetter(), status, decision.reason(), Map.of(), 1)
-                        .replaceWith(Next.CONTINUE);
+                        .replaceWith(NextStep.CONTINUE);
             }
             case RETRY -> {
                 isolation.retried(batch.size(), decision.limit());
@@ -89,7 +89,7 @@ final class DrainOutcomes {
             }
             default -> {
                 isolation.settled();
-                return Uni.createFrom().item(Next.waitUntil(now + decision.delayMillis()));
+                return Uni.createFrom().item(NextStep.waitUntil(now + decision.delayMillis()));
             }
         }
     }
@@ -104,14 +104,14 @@ final class DrainOutcomes {
     }
 
     /** A halving try: it reached the origin with these events, so it counts in their attempts; the halves go now. */
-    private Uni<Next> countTry(TenantLease lease, List<QueuedEvent> batch, OriginResponse response, Integer status) {
+    private Uni<NextStep> countTry(TenantLease lease, List<QueuedEvent> batch, OriginResponse response, Integer status) {
         Long[] ids = batch.stream().map(QueuedEvent::id).toArray(Long[]::new);
         return store.countTry(lease.tenantId(), lease.token(), ids, status, OriginResponse.truncate(response.error()))
-                .map(rows -> rows == 0 ? lease.lost() : Next.CONTINUE);
+                .map(rows -> rows == 0 ? lease.lost() : NextStep.CONTINUE);
     }
 
     /** 2xx: the rejected events to dead_letters, then the lease deletes the others and moves its cursor. */
-    private Uni<Next> accepted(TenantLease lease, List<QueuedEvent> batch, OriginResponse response) {
+    private Uni<NextStep> accepted(TenantLease lease, List<QueuedEvent> batch, OriginResponse response) {
         List<QueuedEvent> rejected = new ArrayList<>();
         List<Long> done = new ArrayList<>(batch.size());
         for (QueuedEvent e : batch) {
@@ -129,7 +129,7 @@ final class DrainOutcomes {
     }
 
     /** The event failed alone: a try counted on it, held aside for its backoff; the tenant goes on at once. */
-    private Uni<Next> holdAside(TenantLease lease, QueuedEvent held, OriginResponse response,
+    private Uni<NextStep> holdAside(TenantLease lease, QueuedEvent held, OriginResponse response,
             FailurePolicy.Decision decision, Integer status, long now) {
         LOG.infof("tenant %s: event %s failed alone (%s); held aside for %d ms while the events behind it go on (%s)",
                 lease.tenantId(), held.eventId(), response.error(), decision.delayMillis(), decision.ownFailure()
@@ -138,11 +138,11 @@ final class DrainOutcomes {
         return store.markFailed(lease.tenantId(), lease.token(), new Long[] { held.id() },
                 now + decision.delayMillis(), status, OriginResponse.truncate(response.error()),
                 decision.ownFailure() ? 1 : 0, now, 1)
-                .map(rows -> rows == 0 ? lease.lost() : Next.CONTINUE);
+                .map(rows -> rows == 0 ? lease.lost() : NextStep.CONTINUE);
     }
 
     /** The origin could not take the batch: a try counted on each event, the tenant backs off. */
-    private Uni<Next> retryLater(TenantLease lease, List<QueuedEvent> batch, OriginResponse response,
+    private Uni<NextStep> retryLater(TenantLease lease, List<QueuedEvent> batch, OriginResponse response,
             FailurePolicy.Decision decision, Integer status) {
         long delay = decision.delayMillis();
         Long[] ids = batch.stream().filter(e -> !decision.deadLetter().contains(e)).map(QueuedEvent::id)
@@ -157,10 +157,10 @@ final class DrainOutcomes {
                 return Uni.createFrom().item(lease.lost());
             }
             if (decision.deadLetter().isEmpty()) {
-                return Uni.createFrom().item(Next.waitUntil(clock.millis() + delay));
+                return Uni.createFrom().item(NextStep.waitUntil(clock.millis() + delay));
             }
             return deadLetter(lease, decision.deadLetter(), status, decision.reason(), Map.of(), tries(response))
-                    .map(n -> ids.length == 0 ? Next.CONTINUE : Next.waitUntil(clock.millis() + delay));
+                    .map(n -> ids.length == 0 ? NextStep.CONTINUE : NextStep.waitUntil(clock.millis() + delay));
         });
     }
 

@@ -132,7 +132,7 @@ final class TenantDrain {
         once().ifNoItem().after(config.leaseTtl()).failWith(() -> new IllegalStateException("drain step timed out"))
                 .subscribe().with(next -> guard(() -> {
                     consecutiveFailures = 0;
-                    if (next.kind() == Next.Kind.CONTINUE && !parts.stopped()) {
+                    if (next.kind() == NextStep.Kind.CONTINUE && !parts.stopped()) {
                         step();
                     } else {
                         finish(next);
@@ -149,10 +149,10 @@ final class TenantDrain {
         }
     }
 
-    private Uni<Next> once() {
+    private Uni<NextStep> once() {
         long after = lease.readFrom();
         if (paceUntil > now()) {
-            return Uni.createFrom().item(Next.waitUntil(paceUntil));
+            return Uni.createFrom().item(NextStep.waitUntil(paceUntil));
         }
         // The bulkhead slot is taken before the lease is taken or renewed: a tenant queued for a slot must not see
         // its lease expire and another replica send the same rows meanwhile. Renewal to delete then spans at most
@@ -170,21 +170,21 @@ final class TenantDrain {
     }
 
     /** What the head means: the lease lost, idle, a look from the start, a wait, or a batch to send. */
-    private Uni<Next> planned(List<QueuedEvent> head, long after, SlowLane lane) {
+    private Uni<NextStep> planned(List<QueuedEvent> head, long after, SlowLane lane) {
         if (head == null) {
-            return Uni.createFrom().item(Next.LOST);
+            return Uni.createFrom().item(NextStep.LOST);
         }
         if (head.isEmpty()) {
             if (after > 0) {
                 lease.rewind(); // nothing after the cursor: look once more from the start
-                return Uni.createFrom().item(Next.CONTINUE);
+                return Uni.createFrom().item(NextStep.CONTINUE);
             }
-            return Uni.createFrom().item(Next.IDLE);
+            return Uni.createFrom().item(NextStep.IDLE);
         }
         BatchPlanner.Plan plan = BatchPlanner.plan(head, isolation.limit(), config.maxBatchBytes(),
                 config.linger().toMillis(), now());
         if (plan.batch().isEmpty()) {
-            return Uni.createFrom().item(Next.waitUntil(plan.waitUntilMillis()));
+            return Uni.createFrom().item(NextStep.waitUntil(plan.waitUntilMillis()));
         }
         return Uni.createFrom().completionStage(parts.tenants().find(tenantId))
                 .flatMap(tenant -> deliver(tenant, paced(tenant, plan.batch()), lane));
@@ -201,7 +201,7 @@ final class TenantDrain {
         return paced.batch();
     }
 
-    private Uni<Next> deliver(Tenant tenant, List<QueuedEvent> batch, SlowLane lane) {
+    private Uni<NextStep> deliver(Tenant tenant, List<QueuedEvent> batch, SlowLane lane) {
         String globalBase = parts.origin().baseUrl().map(u -> u.replaceAll("/+$", "")).orElse(null);
         String base = tenant != null && tenant.originUrl() != null ? tenant.originUrl() : globalBase;
         if (base == null) {
@@ -249,7 +249,7 @@ final class TenantDrain {
      * stored before there was one): nothing is sent and nothing is counted or dead-lettered (an outage of trust must
      * never lose events); the tenant looks again after the backoff cap. Warned once per tenant and URL.
      */
-    private Uni<Next> hold(String originUrl, String refusal) {
+    private Uni<NextStep> hold(String originUrl, String refusal) {
         held = refusal;
         if (!originUrl.equals(heldWarned)) {
             heldWarned = originUrl;
@@ -265,9 +265,9 @@ final class TenantDrain {
      * Nothing is sent: the tenant is stamped held now (the time its events wait here does not count against
      * buffer.delivery.max-age) and looks again after the backoff cap. A stamp that fails is left to the next look.
      */
-    private Uni<Next> notSent() {
+    private Uni<NextStep> notSent() {
         return parts.store().held(tenantId).onFailure().recoverWithNull()
-                .map(ignored -> Next.waitUntil(now() + config.backoffCap().toMillis()));
+                .map(ignored -> NextStep.waitUntil(now() + config.backoffCap().toMillis()));
     }
 
     private void observe(OriginResponse response) {
@@ -281,14 +281,14 @@ final class TenantDrain {
         }
     }
 
-    private void finish(Next next) {
+    private void finish(NextStep next) {
         lastActive = now();
         lease.letGo(next);
-        if (next.kind() == Next.Kind.WAIT) {
+        if (next.kind() == NextStep.Kind.WAIT) {
             notBefore = next.untilMillis();
             wakeAt(next.untilMillis());
         }
-        boolean done = next.kind() != Next.Kind.WAIT || next.untilMillis() - now() > SHORT_WAIT_MILLIS;
+        boolean done = next.kind() != NextStep.Kind.WAIT || next.untilMillis() - now() > SHORT_WAIT_MILLIS;
         boolean leaving = done && inProgress;
         if (leaving) {
             inProgress = false;
@@ -303,10 +303,10 @@ final class TenantDrain {
     }
 
     /** An event arrived while the step ran: look again now, or shortly when another replica held the tenant. */
-    private void lookAgain(Next next) {
-        if (next.kind() == Next.Kind.IDLE) {
+    private void lookAgain(NextStep next) {
+        if (next.kind() == NextStep.Kind.IDLE) {
             wakeHere();
-        } else if (next.kind() == Next.Kind.LOST && !parts.stopped()) {
+        } else if (next.kind() == NextStep.Kind.LOST && !parts.stopped()) {
             // Another replica held the tenant; it may have been releasing it just now. Look again shortly rather
             // than leaving a fresh event to the next sweep.
             wakeAt(now() + LOST_RETRY_MILLIS);
@@ -333,7 +333,7 @@ final class TenantDrain {
     private void failed(Throwable failure) {
         long delay = parts.backoff().delayMillis(++consecutiveFailures, 0);
         LOG.warnf("tenant %s: drain step failed (%s); retrying in %d ms", tenantId, failure.getMessage(), delay);
-        finish(Next.waitUntil(now() + delay));
+        finish(NextStep.waitUntil(now() + delay));
     }
 
     private long now() {

@@ -104,7 +104,7 @@ final class TenantLease {
      * The origin has these rows ({@code lastId} the batch's last): delete them, renew the lease and read the next head
      * in one statement; the cursor moves past them, or rewinds when rows went under us (not by this drainer).
      */
-    Uni<Next> delete(Long[] done, long lastId) {
+    Uni<NextStep> delete(Long[] done, long lastId) {
         long after = Math.max(cursor, lastId);
         return store.deleteAndNext(tenantId, token, done, ttlMillis, batchSize, after).map(result -> {
             if (result.next() == null) {
@@ -119,14 +119,14 @@ final class TenantLease {
             } else {
                 rewind(); // read from the start again
             }
-            return Next.CONTINUE;
+            return NextStep.CONTINUE;
         });
     }
 
     /** Our lease was lost under a write (it changed nothing): the new holder goes on from the start. */
-    Next lost() {
+    NextStep lost() {
         rewind();
-        return Next.LOST;
+        return NextStep.LOST;
     }
 
     void rewind() {
@@ -139,15 +139,15 @@ final class TenantLease {
      * takes it back (same holder), and if we die it is free when the wait would have ended anyway. Otherwise it is
      * released; a lost lease is not ours to release. An idle drain keeps no rows in memory.
      */
-    void letGo(Next next) {
+    void letGo(NextStep next) {
         Long held = token;
         token = null;
         prefetched = null; // the next hold reads its own head
-        if (held != null && next.kind() == Next.Kind.WAIT && !parts.stopped()) {
+        if (held != null && next.kind() == NextStep.Kind.WAIT && !parts.stopped()) {
             parked = held;
             store.park(tenantId, held, next.untilMillis()).subscribe().with(v -> {
             }, f -> LOG.debugf("lease park for %s failed (it expires on its own): %s", tenantId, f.getMessage()));
-        } else if (held != null && next.kind() != Next.Kind.LOST) {
+        } else if (held != null && next.kind() != NextStep.Kind.LOST) {
             store.release(tenantId, held).subscribe().with(v -> {
             }, f -> LOG.debugf("lease release for %s failed (it expires on its own): %s", tenantId, f.getMessage()));
         }
