@@ -38,7 +38,7 @@ final class DrainOutcomes {
         this.clock = clock;
     }
 
-    Uni<NextStep> decide(TenantLease lease, Isolation isolation, String base, List<QueuedEvent> batch,
+    Uni<NextStep> decide(TenantLease lease, BatchHalving isolation, String base, List<QueuedEvent> batch,
             OriginResponse response,
             boolean isolationTry) {
         long now = clock.millis();
@@ -63,7 +63,7 @@ final class DrainOutcomes {
         return apply(lease, isolation, batch, response, verdict, decision, now);
     }
 
-    private Uni<NextStep> apply(TenantLease lease, Isolation isolation, List<QueuedEvent> batch, OriginResponse response,
+    private Uni<NextStep> apply(TenantLease lease, BatchHalving isolation, List<QueuedEvent> batch, OriginResponse response,
             FailurePolicy.Verdict verdict, FailurePolicy.Decision decision, long now) {
         Integer status = response.status() <= 0 ? null : response.status();
         switch (decision.action()) {

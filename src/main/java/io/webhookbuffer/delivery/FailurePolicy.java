@@ -21,7 +21,7 @@ import io.webhookbuffer.queue.QueuedEvent;
  * aside</em>: retried alone on its own backoff while the events behind it go on, and the next of those batches
  * probes the origin. A failure of the held event counts as its own only when the origin accepted another batch
  * since its previous failure; after {@code buffer.delivery.max-attempts} such failures it is dead-lettered (while a
- * halving goes on, the batch behind a newly held event is halved as well: see {@link Isolation}). When the origin is
+ * halving goes on, the batch behind a newly held event is halved as well: see {@link BatchHalving}). When the origin is
  * failing for others too, a suspect answer is treated as unavailable. When the probe behind a held event fails as
  * well (the tenant's events fail, not one of them), a held event's failures stop counting until one of the tenant's
  * batches is accepted again, and the halving goes on one step per backoff ({@link #spaced}).</li>

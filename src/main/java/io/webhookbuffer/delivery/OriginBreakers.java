@@ -59,7 +59,7 @@ public class OriginBreakers {
 
     /**
      * One batch to the origin at {@code base}, through its breaker; an open breaker answers {@link #circuitOpen()}
-     * and nothing is sent. With {@code bypass} (a halving, see {@link Isolation}) the breaker neither counts the try
+     * and nothing is sent. With {@code bypass} (a halving, see {@link BatchHalving}) the breaker neither counts the try
      * nor is asked, but an origin it turned away last time is not sent to either.
      */
     Uni<OriginResponse> send(String base, OriginCredentials credentials, String tenantId, String provider,

@@ -28,7 +28,7 @@ final class TenantDrain {
     private final String tenantId;
     private final DrainParts parts;
     private final DeliveryConfig config;
-    private final Isolation isolation;
+    private final BatchHalving isolation;
     private final TenantLease lease;
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile boolean again;
@@ -66,7 +66,7 @@ final class TenantDrain {
         this.handOff = handOff;
         this.parts = parts;
         this.config = parts.config();
-        this.isolation = new Isolation(config.batchSize());
+        this.isolation = new BatchHalving(config.batchSize());
         this.lease = new TenantLease(tenantId, parts);
         this.lastActive = now();
     }

@@ -9,7 +9,7 @@ import io.webhookbuffer.queue.QueuedEvent;
  * fails and doubled back on success, and what the tenant's last answers said. Changed only by the step that holds
  * the tenant (steps run on different event loops, hence volatile).
  */
-final class Isolation {
+final class BatchHalving {
 
     private final int batchSize;
     /** Batch size now. */
@@ -32,7 +32,7 @@ final class Isolation {
      */
     private volatile boolean deliveredSinceHold;
 
-    Isolation(int batchSize) {
+    BatchHalving(int batchSize) {
         this.batchSize = batchSize;
         this.limit = batchSize;
     }

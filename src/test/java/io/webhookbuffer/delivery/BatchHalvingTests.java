@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /** A tenant's isolation state between answers: halving, holding aside, the probe behind a held event. */
-class IsolationTests {
+class BatchHalvingTests {
 
     private static final OriginHealth HEALTHY = new OriginHealth();
 
     @Test
     void aSuspectSplitHalvesAndBypassesTheBreakerUntilSettledAndSuccessDoublesBack() {
-        Isolation isolation = new Isolation(8);
+        BatchHalving isolation = new BatchHalving(8);
         isolation.split(FailurePolicy.Verdict.SUSPECT, 4);
         assertTrue(isolation.halving());
         assertEquals(4, isolation.limit());
@@ -28,7 +28,7 @@ class IsolationTests {
 
     @Test
     void aRefusalHalvesWithoutMarkingTheTriesAsIsolation() {
-        Isolation isolation = new Isolation(8);
+        BatchHalving isolation = new BatchHalving(8);
         isolation.split(FailurePolicy.Verdict.REFUSED, 4);
         assertFalse(isolation.halving());
         assertEquals(4, isolation.limit());
@@ -36,7 +36,7 @@ class IsolationTests {
 
     @Test
     void theBatchAfterAHeldEventProbesAndItsSuspectFailureMarksTheTenantFailingUntilADelivery() {
-        Isolation isolation = new Isolation(8);
+        BatchHalving isolation = new BatchHalving(8);
         isolation.split(FailurePolicy.Verdict.SUSPECT, 1);
         isolation.heldAside(true);
         assertEquals(8, isolation.limit());
@@ -53,7 +53,7 @@ class IsolationTests {
 
     @Test
     void afterADeliveryTheBatchBehindANewlyHeldEventGoesOnHalvingInsteadOfProbing() {
-        Isolation isolation = new Isolation(8);
+        BatchHalving isolation = new BatchHalving(8);
         isolation.split(FailurePolicy.Verdict.SUSPECT, 4);
         isolation.delivered(); // the first half was accepted: the tenant is served
         isolation.split(FailurePolicy.Verdict.SUSPECT, 1);
@@ -69,7 +69,7 @@ class IsolationTests {
 
     @Test
     void aHeldEventsOwnRetryLeavesTheTenantsStateAsItWas() {
-        Isolation isolation = new Isolation(8);
+        BatchHalving isolation = new BatchHalving(8);
         isolation.split(FailurePolicy.Verdict.SUSPECT, 2);
         isolation.heldAside(false);
         assertTrue(isolation.halving());
@@ -78,7 +78,7 @@ class IsolationTests {
 
     @Test
     void aFailingTenantsRetryHalvesTheNextTryAndADeadLetterAtTheBottomStartsAgainFull() {
-        Isolation isolation = new Isolation(8);
+        BatchHalving isolation = new BatchHalving(8);
         isolation.split(FailurePolicy.Verdict.SUSPECT, 1);
         isolation.heldAside(true);
         isolation.failed(FailurePolicy.Verdict.SUSPECT, false); // the probe failed
