@@ -22,7 +22,7 @@ import io.webhookbuffer.tenant.TenantDirectory;
 record DrainParts(String holder, DeliveryConfig config, DrainStore store, TenantDirectory tenants,
         OriginConfig origin, BufferClock clock, FifoPermits bulkhead, FifoPermits slowLane,
         long prefetchFreshNanos,
-        OriginBreakers breakers, DrainOutcomes outcomes, DrainSweep sweep, BackoffPolicy backoff,
+        OriginBreakers breakers, OutcomeWriter outcomes, DrainSweep sweep, BackoffPolicy backoff,
         DeliveryCounts counts, OriginTrust trust, BooleanSupplier stoppedFlag) {
 
     /** Shutting down: no new step starts. */

@@ -36,7 +36,7 @@ import io.webhookbuffer.usage.UsageCounters;
  *
  * <p>The parts: {@link TenantDrain} (a tenant's steps) around {@link TenantLease} (the lease and the cursor),
  * {@link BatchPlanner} (which rows, when), {@link OriginBreakers} (the origin client behind its breakers),
- * {@link DrainOutcomes} (an answer's effect on the queue), {@link DrainSweep}, {@link DrainShutdown}, all on the
+ * {@link OutcomeWriter} (an answer's effect on the queue), {@link DrainSweep}, {@link DrainShutdown}, all on the
  * {@link BufferClock}.
  */
 @ApplicationScoped
@@ -69,7 +69,7 @@ public class Drainer implements DrainScheduler {
         this.parts = new DrainParts("buffer-" + UUID.randomUUID(), config, store, tenants, origin, clock,
                 new FifoPermits(config.maxConcurrent()), new FifoPermits(config.maxConcurrent()),
                 DrainParts.prefetchFreshNanos(config), breakers,
-                new DrainOutcomes(store, policy, counts, clock), sweep, backoff, counts, trust, () -> stopped);
+                new OutcomeWriter(store, policy, counts, clock), sweep, backoff, counts, trust, () -> stopped);
     }
 
     @Override

@@ -14,7 +14,7 @@ import io.webhookbuffer.tenant.Tenant;
  * One tenant's drain on this replica: at most one step runs at a time ({@link #running}; {@link #wake()} never
  * blocks). A step takes its bulkhead slot (while the tenant's origin is slow, a slow-lane slot: {@link SlowLane}),
  * reads the head under the tenant's lease ({@link TenantLease}), plans a batch ({@link BatchPlanner}), sends it
- * through the origin's breaker ({@link OriginBreakers}) and hands the answer to {@link DrainOutcomes}; then the next
+ * through the origin's breaker ({@link OriginBreakers}) and hands the answer to {@link OutcomeWriter}; then the next
  * step, or a wait on a timer, or idle.
  */
 final class TenantDrain {

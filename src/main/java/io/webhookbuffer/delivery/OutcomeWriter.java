@@ -20,7 +20,7 @@ import io.webhookbuffer.queue.QueuedEvent;
  * dead_letters; RETRY counts a try on every event (dead-lettering those past max-age) and backs the tenant off; WAIT
  * (an open breaker) only waits.
  */
-final class DrainOutcomes {
+final class OutcomeWriter {
 
     private static final Logger LOG = Logger.getLogger(Drainer.class);
 
@@ -31,7 +31,7 @@ final class DrainOutcomes {
     /** What this replica has seen of each origin (keyed by base URL, bounded by the distinct origins). */
     private final Map<String, OriginHealth> health = new ConcurrentHashMap<>();
 
-    DrainOutcomes(DrainStore store, FailurePolicy policy, DeliveryCounts counts, BufferClock clock) {
+    OutcomeWriter(DrainStore store, FailurePolicy policy, DeliveryCounts counts, BufferClock clock) {
         this.store = store;
         this.policy = policy;
         this.counts = counts;
