@@ -138,7 +138,7 @@ public class TenantCommandResource {
     }
 
     private Uni<Response> steer(String tenantId, HttpServerRequest request, RoutingContext routing,
-            Supplier<Uni<Applied>> command) {
+            Supplier<Uni<CommandResult>> command) {
         byte[] raw = ControlBodyGate.body(routing);
         return auth.authenticate(request, raw)
                 .flatMap(ignored -> {
@@ -153,7 +153,7 @@ public class TenantCommandResource {
                 .onFailure(ProblemMapper::isUnexpected).recoverWithItem(ProblemMapper::unexpected);
     }
 
-    private Response answerOrNotFound(String tenantId, Applied applied) {
+    private Response answerOrNotFound(String tenantId, CommandResult applied) {
         if (applied == null) {
             throw ProblemException.notFound("No tenant '" + tenantId + "'.");
         }
@@ -161,7 +161,7 @@ public class TenantCommandResource {
     }
 
     /** The tenant's view plus {@code replay}. */
-    private Response answer(Applied applied) {
+    private Response answer(CommandResult applied) {
         Map<String, Object> body = json.convertValue(applied.tenant(), AS_MAP);
         body.put("replay", applied.replay());
         return Response.ok(body).build();

@@ -43,10 +43,10 @@ public class TenantStore {
      * the second answers with replay). Two first-time upserts of one id racing: the loser's insert hits the primary
      * key, and the retry finds the row and updates it.
      */
-    public Uni<Applied> upsert(String tenantId, TenantCommand command) {
+    public Uni<CommandResult> upsert(String tenantId, TenantCommand command) {
         return Panache.withTransaction(() -> locked(tenantId)
                 .flatMap(existing -> existing == null
-                        ? create(tenantId, command).map(created -> new Applied(TenantView.of(created), false))
+                        ? create(tenantId, command).map(created -> new CommandResult(TenantView.of(created), false))
                         : Uni.createFrom().item(change(opened(existing, command), entity -> update(entity, command)))))
                 .onFailure(TenantStore::isUniqueViolation).retry().atMost(1);
     }
@@ -60,7 +60,7 @@ public class TenantStore {
      * Pauses or resumes delivery; null when there is no such tenant. A resume makes the tenant's queued events
      * deliverable from now: the pause does not count against buffer.delivery.max-age.
      */
-    public Uni<Applied> setPaused(String tenantId, boolean paused) {
+    public Uni<CommandResult> setPaused(String tenantId, boolean paused) {
         return changeExisting(tenantId, entity -> {
             if (entity.paused && !paused) {
                 entity.deliverableSince = now();
@@ -73,7 +73,7 @@ public class TenantStore {
      * Makes {@code secret} the tenant's current signing secret (first), keeping the others so senders still signing
      * with an older one are accepted until it is retired. Already current: replay.
      */
-    public Uni<Applied> addSecret(String tenantId, String secret) {
+    public Uni<CommandResult> addSecret(String tenantId, String secret) {
         return changeExisting(tenantId, entity -> {
             List<String> secrets = new ArrayList<>(List.of(entity.secrets));
             secrets.remove(secret);
@@ -87,7 +87,7 @@ public class TenantStore {
     }
 
     /** Stops accepting the secret with this fingerprint; already gone: replay. The last secret cannot be retired. */
-    public Uni<Applied> retireSecret(String tenantId, String fingerprint) {
+    public Uni<CommandResult> retireSecret(String tenantId, String fingerprint) {
         return changeExisting(tenantId, entity -> {
             String[] kept = Arrays.stream(entity.secrets)
                     .filter(s -> !Hmac.fingerprint(s).equals(fingerprint))
@@ -100,7 +100,7 @@ public class TenantStore {
         });
     }
 
-    private Uni<Applied> changeExisting(String tenantId, Consumer<TenantEntity> mutation) {
+    private Uni<CommandResult> changeExisting(String tenantId, Consumer<TenantEntity> mutation) {
         return Panache.withTransaction(() -> locked(tenantId)
                 .map(entity -> entity == null ? null : change(opened(entity, null), mutation)));
     }
@@ -121,18 +121,18 @@ public class TenantStore {
      * Applies the change; touches updatedAt only when the tenant's state differs, and says replay when it does not.
      * A change seals every secret again, under the active key.
      */
-    private Applied change(TenantEntity entity, Consumer<TenantEntity> mutation) {
+    private CommandResult change(TenantEntity entity, Consumer<TenantEntity> mutation) {
         TenantView before = TenantView.of(entity);
         mutation.accept(entity);
         checkScheme(entity);
         checkCredentials(entity);
         TenantView after = TenantView.of(entity);
         if (before.equals(after)) {
-            return new Applied(after, true);
+            return new CommandResult(after, true);
         }
         seal(entity);
         entity.updatedAt = now();
-        return new Applied(TenantView.of(entity), false);
+        return new CommandResult(TenantView.of(entity), false);
     }
 
     /**
