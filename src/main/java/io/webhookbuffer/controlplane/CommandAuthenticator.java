@@ -36,7 +36,7 @@ public class CommandAuthenticator {
     private final ControlConfig config;
     private final NonceGuard nonces;
     private final List<String> secrets;
-    private final OncePerInterval v1Warnings = new OncePerInterval(60_000);
+    private final LogThrottle v1Warnings = new LogThrottle(60_000);
 
     public CommandAuthenticator(ControlConfig config, NonceGuard nonces) {
         this.config = config;

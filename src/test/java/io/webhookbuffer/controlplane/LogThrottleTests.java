@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 /** The v1 deprecation WARN's gate: the first occurrence, then at most one a minute, with what was held back. */
-class OncePerIntervalTests {
+class LogThrottleTests {
 
     @Test
     void letsOneThroughPerIntervalAndCountsTheRest() {
-        OncePerInterval gate = new OncePerInterval(60_000);
+        LogThrottle gate = new LogThrottle(60_000);
         assertEquals(0, gate.due(1_000_000), "the first is let through");
         assertEquals(-1, gate.due(1_000_001));
         assertEquals(-1, gate.due(1_059_999));

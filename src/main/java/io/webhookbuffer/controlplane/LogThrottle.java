@@ -6,13 +6,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * Lets a repeated log line through at most once per interval, counting the occurrences it held back, so a WARN that
  * every request could trigger costs one line a minute, not one per request. Lock-free; time is passed in.
  */
-final class OncePerInterval {
+final class LogThrottle {
 
     private final long intervalMillis;
     private final AtomicLong nextAtMillis = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLong heldBack = new AtomicLong();
 
-    OncePerInterval(long intervalMillis) {
+    LogThrottle(long intervalMillis) {
         this.intervalMillis = intervalMillis;
     }
 
