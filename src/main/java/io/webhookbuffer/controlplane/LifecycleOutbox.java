@@ -49,7 +49,7 @@ public class LifecycleOutbox {
     private final LifecycleStore store;
     private final UsageFlusher flusher;
     private final ControlPlaneClient client;
-    private final JobClaims claims;
+    private final OneReplicaJobs claims;
     private final LifecycleConfig config;
     private final ObjectMapper json;
     private final Duration kept;
@@ -69,7 +69,7 @@ public class LifecycleOutbox {
     public record Run(int written, Delivery delivery) {
     }
 
-    public LifecycleOutbox(LifecycleStore store, UsageFlusher flusher, ControlPlaneClient client, JobClaims claims,
+    public LifecycleOutbox(LifecycleStore store, UsageFlusher flusher, ControlPlaneClient client, OneReplicaJobs claims,
             LifecycleConfig config, ObjectMapper json, QueueConfig queue, MeterRegistry registry) {
         this.store = store;
         this.flusher = flusher;

@@ -42,7 +42,7 @@ public class UsageReporter {
     private final UsageStore store;
     private final UsageFlusher flusher;
     private final ControlPlaneClient client;
-    private final JobClaims claims;
+    private final OneReplicaJobs claims;
     private final UsageConfig config;
     private final ObjectMapper json;
 
@@ -50,7 +50,7 @@ public class UsageReporter {
     public record Report(int pushed, int failed) {
     }
 
-    public UsageReporter(UsageStore store, UsageFlusher flusher, ControlPlaneClient client, JobClaims claims,
+    public UsageReporter(UsageStore store, UsageFlusher flusher, ControlPlaneClient client, OneReplicaJobs claims,
             UsageConfig config, ObjectMapper json) {
         this.store = store;
         this.flusher = flusher;

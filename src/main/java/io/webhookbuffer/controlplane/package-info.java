@@ -7,7 +7,7 @@
  * the secret-handshake windows (HandshakeWindows: Asana's X-Hook-Secret, the ingest path's SecretHandshakeStore port);
  * the rotation of the key of secrets at rest (SecretsRotation); one problem+json error vocabulary. Up: full usage
  * snapshots (UsageReporter) and the lifecycle-event outbox (LifecycleOutbox), signed POSTs to
- * {@code buffer.control.url}, each run on one replica per interval (JobClaims). Nothing depends on controlplane but
+ * {@code buffer.control.url}, each run on one replica per interval (OneReplicaJobs). Nothing depends on controlplane but
  * its clients (demo control plane, CLI), which reuse its signing.
  * May depend on: tenant, secrets, verify (provider names), queue (inspection, dead letters), usage, egress (the push
  * client, the origin trust rules a command is held to), ingress (the refusals it reads, the port it implements, the

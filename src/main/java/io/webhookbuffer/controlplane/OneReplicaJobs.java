@@ -18,9 +18,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * claim to expire; the next interval runs elsewhere.
  */
 @ApplicationScoped
-public class JobClaims {
+public class OneReplicaJobs {
 
-    private static final Logger LOG = Logger.getLogger(JobClaims.class);
+    private static final Logger LOG = Logger.getLogger(OneReplicaJobs.class);
 
     static final String CLAIM = """
             INSERT INTO job_claims (name, claimed_until) VALUES ($1, now() + $2 * interval '1 millisecond')
@@ -30,7 +30,7 @@ public class JobClaims {
 
     private final Pool pool;
 
-    public JobClaims(Pool pool) {
+    public OneReplicaJobs(Pool pool) {
         this.pool = pool;
     }
 
