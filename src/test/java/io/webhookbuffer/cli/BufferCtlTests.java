@@ -19,7 +19,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.webhookbuffer.common.Hmac;
-import io.webhookbuffer.controlplane.SeamProfile;
+import io.webhookbuffer.controlplane.ControlPlaneProfile;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
@@ -28,7 +28,7 @@ import io.webhookbuffer.testsupport.Signed;
 
 /** The operator CLI end to end: its main logic run in-process against the running app (real HTTP, PG, Redis). */
 @QuarkusTest
-@TestProfile(SeamProfile.class)
+@TestProfile(ControlPlaneProfile.class)
 class BufferCtlTests {
 
     private static final ObjectMapper JSON = new ObjectMapper();

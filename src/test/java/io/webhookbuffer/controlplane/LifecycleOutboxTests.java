@@ -35,7 +35,7 @@ import io.webhookbuffer.testsupport.Scrape;
 
 /** The lifecycle outbox against the real app, PostgreSQL, fake origin and demo control plane; jobs run on demand. */
 @QuarkusTest
-@TestProfile(SeamProfile.class)
+@TestProfile(ControlPlaneProfile.class)
 class LifecycleOutboxTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -87,7 +87,7 @@ class LifecycleOutboxTests {
     void aFailingOriginAndAHighBacklogOpenAndRecover() {
         String t = tenant().provision();
         origin.answer(t, batch -> Answer.status(503));
-        for (int i = 0; i <= SeamProfile.BACKLOG_THRESHOLD; i++) {
+        for (int i = 0; i <= ControlPlaneProfile.BACKLOG_THRESHOLD; i++) {
             Events.accept(t, "held-" + i);
         }
         await().atMost(PATIENCE).until(() -> {
@@ -108,7 +108,7 @@ class LifecycleOutboxTests {
         deliverAll();
         JsonNode failing = plane.events(t).stream().filter(e -> e.path("type").asText().equals("origin_failing"))
                 .findFirst().orElseThrow();
-        assertEquals(SeamProfile.BACKLOG_THRESHOLD + 1, failing.at("/data/depth").asInt());
+        assertEquals(ControlPlaneProfile.BACKLOG_THRESHOLD + 1, failing.at("/data/depth").asInt());
     }
 
     @Test

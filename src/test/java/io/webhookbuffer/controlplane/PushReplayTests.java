@@ -50,7 +50,7 @@ class PushReplayTests {
     private static final Duration PATIENCE = Duration.ofSeconds(20);
 
     /** The seam profile with defaults for signing (v1 pushes, v1 commands accepted) and a recording control plane. */
-    public static class CapturedPushes extends SeamProfile {
+    public static class CapturedPushes extends ControlPlaneProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             Map<String, String> config = new HashMap<>(super.getConfigOverrides());

@@ -36,7 +36,7 @@ class PushSignatureTests {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** The seam profile, pushing v2. */
-    public static class V2Pushes extends SeamProfile {
+    public static class V2Pushes extends ControlPlaneProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             Map<String, String> config = new HashMap<>(super.getConfigOverrides());

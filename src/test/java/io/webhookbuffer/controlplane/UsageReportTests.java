@@ -36,7 +36,7 @@ import io.webhookbuffer.usage.UsageStore;
 
 /** Usage snapshots pushed to the real demo control plane from the real app, PostgreSQL and fake origin. */
 @QuarkusTest
-@TestProfile(SeamProfile.class)
+@TestProfile(ControlPlaneProfile.class)
 class UsageReportTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(20);

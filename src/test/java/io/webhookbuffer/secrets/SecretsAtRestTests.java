@@ -20,7 +20,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.common.Hmac;
-import io.webhookbuffer.controlplane.SeamProfile;
+import io.webhookbuffer.controlplane.ControlPlaneProfile;
 import io.webhookbuffer.testsupport.PlaintextScan;
 import io.webhookbuffer.testsupport.Signed;
 
@@ -31,7 +31,7 @@ import io.webhookbuffer.testsupport.Signed;
  * row does not open there (the tenant id is bound to it): that tenant fails closed.
  */
 @QuarkusTest
-@TestProfile(SeamProfile.class) // an origin on 127.0.0.1, so tenant originUrls there pass the origin trust rules
+@TestProfile(ControlPlaneProfile.class) // an origin on 127.0.0.1, so tenant originUrls there pass the origin trust rules
 class SecretsAtRestTests {
 
     @Inject

@@ -12,7 +12,7 @@ import io.webhookbuffer.testsupport.FakeOriginResource;
  * Delivery on against a fake origin, and the demo control plane as {@code buffer.control.url}. The scheduled pushes
  * keep their hourly defaults (their first run is an hour after start), so tests run each job on demand.
  */
-public class SeamProfile extends DeliveryProfile {
+public class ControlPlaneProfile extends DeliveryProfile {
 
     public static final int BACKLOG_THRESHOLD = 3;
 
