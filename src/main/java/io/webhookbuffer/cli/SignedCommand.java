@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.webhookbuffer.cli.BufferCtl.Connection;
 import io.webhookbuffer.cli.BufferCtl.Context;
-import io.webhookbuffer.common.ShownText;
+import io.webhookbuffer.common.UntrustedText;
 
 import picocli.CommandLine.Mixin;
 
@@ -98,21 +98,21 @@ abstract class SignedCommand implements Callable<Integer> {
 
     /**
      * One "key: value" line per field; lists of objects one line per item. Values are shown without control
-     * characters or bidi controls ({@link ShownText}): an origin's error text must not drive the terminal.
+     * characters or bidi controls ({@link UntrustedText}): an origin's error text must not drive the terminal.
      */
     private void print(JsonNode node, String indent) {
         if (!node.isObject()) {
-            context.out().println(indent + ShownText.clean(node.toString()));
+            context.out().println(indent + UntrustedText.clean(node.toString()));
             return;
         }
         node.fields().forEachRemaining(field -> {
             JsonNode value = field.getValue();
             if (value.isArray() && !value.isEmpty() && value.get(0).isObject()) {
                 context.out().println(indent + field.getKey() + ":");
-                value.forEach(item -> context.out().println(indent + "  - " + ShownText.clean(item.toString())));
+                value.forEach(item -> context.out().println(indent + "  - " + UntrustedText.clean(item.toString())));
             } else {
                 String text = value.isTextual() ? value.asText() : value.toString();
-                context.out().println(indent + field.getKey() + ": " + ShownText.clean(text));
+                context.out().println(indent + field.getKey() + ": " + UntrustedText.clean(text));
             }
         });
     }

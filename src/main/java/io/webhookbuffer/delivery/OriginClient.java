@@ -27,7 +27,7 @@ import io.vertx.mutiny.core.Vertx;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.common.OriginCredentials;
-import io.webhookbuffer.common.ShownText;
+import io.webhookbuffer.common.UntrustedText;
 import io.webhookbuffer.common.Utf8;
 import io.webhookbuffer.egress.EgressAnswer;
 import io.webhookbuffer.egress.EgressClient;
@@ -165,7 +165,7 @@ public class OriginClient {
             for (JsonNode r : node) {
                 if (r.hasNonNull("eventId")) {
                     String reason = r.hasNonNull("reason") ? r.get("reason").asText() : "rejected";
-                    out.put(r.get("eventId").asText(), ShownText.cap(reason, ShownText.ORIGIN_TEXT_CAP));
+                    out.put(r.get("eventId").asText(), UntrustedText.cap(reason, UntrustedText.ORIGIN_TEXT_CAP));
                 }
             }
             return out;
@@ -187,14 +187,14 @@ public class OriginClient {
         }
     }
 
-    /** The answer's first 200 characters, cleaned ({@link ShownText}); never more of an origin's text is kept. */
+    /** The answer's first 200 characters, cleaned ({@link UntrustedText}); never more of an origin's text is kept. */
     static String snippet(Buffer body, boolean cut) {
         String more = cut ? " (answer longer than buffer.origin.max-answer-bytes: not read further)" : "";
         if (body == null || body.length() == 0) {
             return more;
         }
-        int bytes = Math.min(body.length(), 4 * ShownText.ORIGIN_TEXT_CAP + 4);
+        int bytes = Math.min(body.length(), 4 * UntrustedText.ORIGIN_TEXT_CAP + 4);
         String text = new String(body.getBytes(0, bytes), StandardCharsets.UTF_8);
-        return ": " + ShownText.cap(text, ShownText.ORIGIN_TEXT_CAP) + more;
+        return ": " + UntrustedText.cap(text, UntrustedText.ORIGIN_TEXT_CAP) + more;
     }
 }

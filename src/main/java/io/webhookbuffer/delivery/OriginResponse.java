@@ -2,7 +2,7 @@ package io.webhookbuffer.delivery;
 
 import java.util.Map;
 
-import io.webhookbuffer.common.ShownText;
+import io.webhookbuffer.common.UntrustedText;
 
 /**
  * The origin's answer to one batch. {@code status} is 0 when there was no HTTP answer (connection refused, reset,
@@ -50,10 +50,10 @@ public record OriginResponse(int status, long retryAfterMillis, Map<String, Stri
 
     /**
      * An error as it is stored ({@code last_error}) and shown: without control characters, bidi controls or NUL
-     * ({@link ShownText}), at most 1,000 characters (of which an origin's own text is at most 200, see
+     * ({@link UntrustedText}), at most 1,000 characters (of which an origin's own text is at most 200, see
      * {@link OriginClient#snippet}).
      */
     static String truncate(String s) {
-        return ShownText.cap(s, 1000);
+        return UntrustedText.cap(s, 1000);
     }
 }

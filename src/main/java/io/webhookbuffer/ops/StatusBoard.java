@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
 
-import io.webhookbuffer.common.ShownText;
+import io.webhookbuffer.common.UntrustedText;
 import io.webhookbuffer.delivery.DrainView;
 import io.webhookbuffer.queue.QueueSnapshot;
 
@@ -92,9 +92,9 @@ public final class StatusBoard {
         return rows;
     }
 
-    /** The error as stored, cleaned again for the page ({@link ShownText}): rows stored before it was are too. */
+    /** The error as stored, cleaned again for the page ({@link UntrustedText}): rows stored before it was are too. */
     private static String describe(Integer status, String stored) {
-        String error = ShownText.clean(stored);
+        String error = UntrustedText.clean(stored);
         if (status == null || status <= 0 || error.startsWith("HTTP " + status)) {
             return error;
         }

@@ -7,12 +7,12 @@ package io.webhookbuffer.common;
  * differently from what it says), no NUL (PostgreSQL text cannot hold it), and at most a given number of code points.
  * Line breaks and tabs become one space, so the words stay apart.
  */
-public final class ShownText {
+public final class UntrustedText {
 
     /** The most characters of an origin's own text (an answer body, a rejection reason) that are kept. */
     public static final int ORIGIN_TEXT_CAP = 200;
 
-    private ShownText() {
+    private UntrustedText() {
     }
 
     /** {@code text} without control characters and bidi controls; null stays null. */
