@@ -65,7 +65,7 @@ class ArchitectureTests {
     }
 
     @Test
-    void nothingDependsOnTheControlPlaneOpsMetricsDemoOrDatabaseWiring() {
+    void nothingDependsOnTheControlPlaneOpsStatusMetricsDemoOrDatabaseWiring() {
         noClasses().that().resideOutsideOfPackages("..controlplane..", "..ops..")
                 .and().resideOutsideOfPackages("..demo..", "..cli..") // clients of the control API: they sign
                 .and().resideOutsideOfPackage("..bench..") // signs its provisioning commands: see the rule below
@@ -76,8 +76,10 @@ class ArchitectureTests {
                 .should().dependOnClassesThat().resideInAPackage("..metrics..").check(MAIN);
         noClasses().that().resideOutsideOfPackage("..demo..")
                 .should().dependOnClassesThat().resideInAPackage("..demo..").check(MAIN);
-        noClasses().that().resideOutsideOfPackages("..health..", "..metrics..", "..ops..")
+        noClasses().that().resideOutsideOfPackages("..health..", "..metrics..", "..ops..", "..status..")
                 .should().dependOnClassesThat().resideInAPackage("..health..").check(MAIN);
+        noClasses().that().resideOutsideOfPackages("..status..", "..ops..")
+                .should().dependOnClassesThat().resideInAPackage("..status..").check(MAIN);
         noClasses().that().resideOutsideOfPackage("..database..")
                 .should().dependOnClassesThat().resideInAPackage("..database..").check(MAIN);
     }

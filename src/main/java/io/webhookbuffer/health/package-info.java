@@ -3,6 +3,6 @@
  * PostgreSQL only, as the group commit reaches it: a replica that cannot store must not get traffic; Redis is an
  * accelerator, reported, never failing readiness; and not before the start-up warm-up has ended. May depend on:
  * Vert.x, the group commit's probe (queue), Redis, the warm-up's state (warmup).
- * Only metrics and ops depend on health.
+ * Only metrics, ops and status depend on health.
  */
 package io.webhookbuffer.health;

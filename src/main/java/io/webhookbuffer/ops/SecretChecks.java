@@ -12,6 +12,7 @@ import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.controlplane.ControlConfig;
 import io.webhookbuffer.delivery.DeliveryConfig;
+import io.webhookbuffer.status.StatusConfig;
 
 /**
  * Refuses, outside local mode, secrets that do not protect anything: placeholders left from {@code k8s/}'s Secret

@@ -3,6 +3,7 @@
  * (JDK crypto) under a key from {@code buffer.secrets.keys}, a fresh 96-bit nonce per value, the tenant id and the
  * value's field bound as associated data (a sealed value moved to another tenant or field does not open), and the
  * key's id in the value so keys rotate (every listed key opens, the active one seals). Opened values live only in
- * memory (the tenant cache): nothing on the ingest path decrypts per request. May depend on: common.
+ * memory (the tenant cache): nothing on the ingest path decrypts per request. SealingKeyCheck refuses to start when a
+ * key id names other bytes than the values were sealed under. May depend on: common.
  */
 package io.webhookbuffer.secrets;

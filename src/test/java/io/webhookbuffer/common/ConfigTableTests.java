@@ -26,7 +26,7 @@ import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.health.HealthConfig;
 import io.webhookbuffer.metrics.MetricsConfig;
 import io.webhookbuffer.ops.ManagementConfig;
-import io.webhookbuffer.ops.StatusConfig;
+import io.webhookbuffer.status.StatusConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.ingress.RefusalConfig;
 import io.webhookbuffer.cluster.RateLimitConfig;

@@ -3,6 +3,7 @@ package io.webhookbuffer.ops;
 import java.util.Map;
 
 import io.quarkus.test.junit.QuarkusTestProfile;
+import io.webhookbuffer.status.StatusProfile;
 
 /** The split of k8s/ and compose: a management port of its own (a free one), and the status page on. */
 public class ManagementPortProfile implements QuarkusTestProfile {

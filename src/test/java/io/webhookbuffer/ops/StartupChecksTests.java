@@ -24,6 +24,7 @@ import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
+import io.webhookbuffer.status.StatusConfig;
 import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.usage.UsageConfig;
 import io.webhookbuffer.warmup.WarmupConfig;

@@ -1,4 +1,4 @@
-package io.webhookbuffer.ops;
+package io.webhookbuffer.secrets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

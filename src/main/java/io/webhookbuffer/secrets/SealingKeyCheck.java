@@ -1,4 +1,4 @@
-package io.webhookbuffer.ops;
+package io.webhookbuffer.secrets;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

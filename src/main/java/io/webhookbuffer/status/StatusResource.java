@@ -1,4 +1,4 @@
-package io.webhookbuffer.ops;
+package io.webhookbuffer.status;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,4 @@
-package io.webhookbuffer.ops;
+package io.webhookbuffer.status;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.webhookbuffer.ops;
+package io.webhookbuffer.status;
 
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.webhookbuffer.ops;
+package io.webhookbuffer.status;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;

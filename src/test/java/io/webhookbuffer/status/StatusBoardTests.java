@@ -1,4 +1,4 @@
-package io.webhookbuffer.ops;
+package io.webhookbuffer.status;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
