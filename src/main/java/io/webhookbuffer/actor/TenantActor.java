@@ -19,7 +19,7 @@ import io.webhookbuffer.queue.QueuedBytes;
 import io.webhookbuffer.queue.StoreOutcome;
 import io.webhookbuffer.ratelimit.LeasedWindow;
 import io.webhookbuffer.ratelimit.LeasedWindow.Slot;
-import io.webhookbuffer.cluster.WindowLeases;
+import io.webhookbuffer.ratelimit.shared.SharedWindows;
 import io.webhookbuffer.tenant.Tenant;
 
 /**
@@ -28,7 +28,7 @@ import io.webhookbuffer.tenant.Tenant;
  * {@link #TURN_LENGTH} messages before it hands the rest to a shared executor so one busy tenant cannot hold a thread.
  * Its {@link TenantPipeline} is touched only inside a turn.
  *
- * <p>With windows shared across replicas ({@link WindowLeases}), an event that finds no rate slot left waits, in
+ * <p>With windows shared across replicas ({@link SharedWindows}), an event that finds no rate slot left waits, in
  * arrival order with every event behind it, for the lease the actor asked for (at most {@code
  * buffer.ratelimit.redis-timeout}; past it the local share admits); the actor asks for the next lease ahead, when half
  * of the current one is used, so events wait only when the tenant was idle.
@@ -61,7 +61,7 @@ final class TenantActor {
     // @protectedby: the actor's turn (only touched by messages)
     private final TenantPipeline<CompletableFuture<IngestResult>> pipeline;
     /** null: this replica's own windows. */
-    private final WindowLeases leases;
+    private final SharedWindows leases;
     /** The tenant's queued bytes as this replica knows them (the queue quota); null: no quota (the rehearsal). */
     private final QueuedBytes queued;
     // @protectedby: the actor's turn. Events waiting for a lease, in arrival order.
@@ -76,7 +76,7 @@ final class TenantActor {
     }
 
     TenantActor(String tenantId, ActorConfig config, EventWriter writer, DrainScheduler drains,
-            Executor executor, BufferClock clock, WindowLeases leases, QueuedBytes queued) {
+            Executor executor, BufferClock clock, SharedWindows leases, QueuedBytes queued) {
         this.tenantId = tenantId;
         this.config = config;
         this.writer = writer;
@@ -87,7 +87,7 @@ final class TenantActor {
         this.queued = queued;
         this.pipeline = leases == null ? new TenantPipeline<>(RECENT_IDS)
                 : new TenantPipeline<>(RECENT_IDS, (limit, window) -> new LeasedWindow(limit, window,
-                        leases.config().maxLease(), WindowLeases.LEASE_PERIOD_SECONDS));
+                        leases.config().maxLease(), SharedWindows.LEASE_PERIOD_SECONDS));
     }
 
     CompletableFuture<IngestResult> ingest(Tenant tenant, IncomingEvent event) {
@@ -147,7 +147,7 @@ final class TenantActor {
         }
     }
 
-    private void leased(LeasedWindow window, WindowLeases.Grant grant, Throwable failure) {
+    private void leased(LeasedWindow window, SharedWindows.Grant grant, Throwable failure) {
         long now = clock.seconds();
         if (failure != null) {
             window.failed(now);

@@ -20,7 +20,7 @@ import io.webhookbuffer.queue.GroupCommitWriter;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.queue.QueuedBytes;
 import io.webhookbuffer.queue.RehearsalWriter;
-import io.webhookbuffer.cluster.WindowLeases;
+import io.webhookbuffer.ratelimit.shared.SharedWindows;
 import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
 
@@ -35,13 +35,13 @@ public class TenantActors {
     private final RehearsalTenant rehearsal;
     private final RehearsalWriter rehearsalWriter;
     /** null when windows are this replica's own ({@code buffer.ratelimit.shared=false}). */
-    private final WindowLeases leases;
+    private final SharedWindows leases;
     private final QueuedBytes queued;
     private final ExecutorService executor;
     private final Cache<String, TenantActor> actors;
 
     public TenantActors(ActorConfig config, GroupCommitWriter writer, DrainScheduler drains,
-            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter, WindowLeases leases, QueuedBytes queued,
+            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter, SharedWindows leases, QueuedBytes queued,
             BufferClock clock) {
         this.config = config;
         this.clock = clock;

@@ -26,7 +26,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.webhookbuffer.cluster.LeaseListener;
+import io.webhookbuffer.ratelimit.shared.LeaseListener;
 import io.webhookbuffer.delivery.DeliveryListener;
 import io.webhookbuffer.ingress.EdgeRefusal;
 import io.webhookbuffer.ingress.IngestOutcome;

@@ -44,7 +44,7 @@ import io.webhookbuffer.health.RedisProbe;
 import io.webhookbuffer.queue.QueueSnapshot;
 import io.webhookbuffer.queue.QueueSnapshots;
 import io.webhookbuffer.queue.QueuedBytes;
-import io.webhookbuffer.cluster.WindowLeases;
+import io.webhookbuffer.ratelimit.shared.SharedWindows;
 
 /**
  * Gauges over state kept elsewhere: the backlog snapshot (never a query per scrape), breakers, Redis and readiness.
@@ -75,7 +75,7 @@ public class StateMeters {
     }
 
     synchronized void register(@Observes StartupEvent event, MeterRegistry registry, @Readiness DatabaseReadiness readiness,
-            RedisProbe redis, WindowLeases leases, QueuedBytes queued) {
+            RedisProbe redis, SharedWindows leases, QueuedBytes queued) {
         // Checked here, not in ops: nothing outside metrics may depend on it (ArchitectureTests).
         new ConfigCheck().range("buffer.metrics.top-tenants", config.topTenants(), 0, 1000).throwIfAny();
         Gauge.builder(BACKLOG_EVENTS.name(), this, m -> m.current().events())
@@ -101,9 +101,9 @@ public class StateMeters {
                 .description(REDIS_FALLBACK.description()).register(registry);
         Gauge.builder(RATELIMIT_FALLBACK.name(), leases, l -> l.fallback() ? 1 : 0)
                 .description(RATELIMIT_FALLBACK.description()).register(registry);
-        Gauge.builder(RATELIMIT_REPLICAS.name(), leases, WindowLeases::replicas)
+        Gauge.builder(RATELIMIT_REPLICAS.name(), leases, SharedWindows::replicas)
                 .description(RATELIMIT_REPLICAS.description()).register(registry);
-        for (String outcome : WindowLeases.OUTCOMES) {
+        for (String outcome : SharedWindows.OUTCOMES) {
             FunctionCounter.builder(RATELIMIT_LEASES.name(), leases, l -> l.count(outcome)).tag("outcome", outcome)
                     .description(RATELIMIT_LEASES.description()).register(registry);
         }

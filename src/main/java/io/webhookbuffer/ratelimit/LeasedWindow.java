@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * One tenant's admission slots on one replica, taken in leases from the tenant's window shared by every replica (in
- * Redis, by {@code cluster.WindowLeases}), so the tenant's limit holds across replicas while Redis stays off the per-event
- * path. Pure and not thread-safe: the tenant's actor owns it and does the I/O it asks for.
+ * Redis, by {@code ratelimit.shared.SharedWindows}), so the tenant's limit holds across replicas while Redis stays off
+ * the per-event path. Pure and not thread-safe: the tenant's actor owns it and does the I/O it asks for.
  *
  * <p>A lease is k slots granted at a second of the shared window (Redis's clock). Its slots are used for
  * {@code leasePeriod} seconds of this replica's monotonic clock; what is left then is given back with the next lease
@@ -53,7 +53,8 @@ public final class LeasedWindow {
 
     /**
      * What the actor sends to the shared window: slots wanted, slots given back by grant second, and what the local
-     * share admitted while the window could not be reached, by age in seconds (0: this second), for the window to count.
+     * share admitted while the window could not be reached, by age in seconds (0: this second), for the window to
+     * count.
      */
     public record LeaseRequest(int want, Map<Long, Integer> giveBack, Map<Long, Integer> admittedByAge) {
 

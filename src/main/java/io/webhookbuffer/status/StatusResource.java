@@ -24,7 +24,7 @@ import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.webhookbuffer.delivery.Drainer;
 import io.webhookbuffer.health.RedisProbe;
-import io.webhookbuffer.cluster.WindowLeases;
+import io.webhookbuffer.ratelimit.shared.SharedWindows;
 import io.webhookbuffer.ingress.RefusalLog;
 import io.webhookbuffer.queue.QueueSnapshot;
 import io.webhookbuffer.queue.QueueSnapshots;
@@ -60,14 +60,14 @@ public class StatusResource {
     private final QueueSnapshots snapshots;
     private final Drainer drainer;
     private final RedisProbe redis;
-    private final WindowLeases leases;
+    private final SharedWindows leases;
     private final byte[] token;
     private final StatusSession session;
     private final RefusalLog refusals;
 
     public StatusResource(@Location("status.html") Template page, @Location("status-sign-in.html") Template signInPage,
             StatusConfig config, QueueSnapshots snapshots, Drainer drainer, RedisProbe redis, RefusalLog refusals,
-            WindowLeases leases) {
+            SharedWindows leases) {
         this.refusals = refusals;
         this.page = page;
         this.signInPage = signInPage;
@@ -152,7 +152,7 @@ public class StatusResource {
     }
 
     /** How tenants' rate windows run on this replica: shared through Redis, on the local share, or per replica. */
-    static String rateWindows(WindowLeases leases) {
+    static String rateWindows(SharedWindows leases) {
         if (!leases.config().shared()) {
             return "per replica";
         }

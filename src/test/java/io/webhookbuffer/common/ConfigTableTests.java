@@ -29,7 +29,7 @@ import io.webhookbuffer.ops.ManagementConfig;
 import io.webhookbuffer.status.StatusConfig;
 import io.webhookbuffer.ingress.IngressConfig;
 import io.webhookbuffer.ingress.RefusalConfig;
-import io.webhookbuffer.cluster.RateLimitConfig;
+import io.webhookbuffer.ratelimit.shared.RateLimitConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
 import io.webhookbuffer.tenant.TenantConfig;

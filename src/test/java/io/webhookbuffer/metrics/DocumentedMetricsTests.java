@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-import io.webhookbuffer.cluster.WindowLeases;
+import io.webhookbuffer.ratelimit.shared.SharedWindows;
 import io.webhookbuffer.delivery.DeliveryListener;
 import io.webhookbuffer.ingress.EdgeRefusal;
 import io.webhookbuffer.ingress.IngestOutcome;
@@ -51,7 +51,7 @@ class DocumentedMetricsTests {
             "metrics.MetricsScenarioTests#edgeRefusalsAreCountedByReasonAndOffloadedVerificationsCounted";
     private static final String ANSWERS = "ingress.IngestAnswersTests#";
     private static final String LEASES =
-            "cluster.SharedWindowTests#theScriptGrantsUpToTheLimitThenDeniesWithRetryAfterAndTakesGivenBackSlots";
+            "ratelimit.shared.SharedWindowTests#theScriptGrantsUpToTheLimitThenDeniesWithRetryAfterAndTakesGivenBackSlots";
     private static final String QUOTA = "queue.QueueQuotaTests#rowsOtherReplicasQueuedCountOnceTheSnapshotHasReadThem";
 
     /**
@@ -124,13 +124,13 @@ class DocumentedMetricsTests {
             entry("buffer_origin_circuit_open", SCENARIO),
             entry("buffer_redis_fallback", "health.HealthTests#redisDownIsReportedButDoesNotFailReadiness"),
             entry("buffer_ratelimit_fallback",
-                    "cluster.SharedWindowTests#withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain"),
+                    "ratelimit.shared.SharedWindowTests#withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain"),
             entry("buffer_ratelimit_replicas",
-                    "cluster.SharedWindowTests#withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain"),
+                    "ratelimit.shared.SharedWindowTests#withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain"),
             entry("buffer_ratelimit_leases_total{outcome=granted}", LEASES),
             entry("buffer_ratelimit_leases_total{outcome=denied}", LEASES),
             entry("buffer_ratelimit_leases_total{outcome=failed}",
-                    "cluster.SharedWindowTests#withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain"),
+                    "ratelimit.shared.SharedWindowTests#withRedisCutIngestAdmitsOnTheLocalShareAndSaysSoThenLeasesAgain"),
             entry("buffer_ratelimit_lease_latency_seconds", LEASES),
             entry("buffer_sender_refusals_total",
                     "delivery.NeverRetryingSendersTests#aStripeTenantOverItsLimitIsRefusedAsBeforeAndCounted"),
@@ -207,7 +207,7 @@ class DocumentedMetricsTests {
         assertEquals(labels(EdgeRefusal.values(), EdgeRefusal::label), documented(rows, MetricNames.INGRESS_REFUSALS));
         assertEquals(labels(DeliveryListener.Outcome.values(), DeliveryListener.Outcome::label),
                 documented(rows, MetricNames.DELIVERY));
-        assertEquals(new TreeSet<>(WindowLeases.OUTCOMES), documented(rows, MetricNames.RATELIMIT_LEASES));
+        assertEquals(new TreeSet<>(SharedWindows.OUTCOMES), documented(rows, MetricNames.RATELIMIT_LEASES));
     }
 
     private static Set<String> documented(Map<String, Row> rows, MetricNames.Metric metric) {

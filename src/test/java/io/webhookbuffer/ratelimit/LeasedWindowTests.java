@@ -329,7 +329,7 @@ class LeasedWindowTests {
         return worst;
     }
 
-    /** The Lua script's semantics in Java (WindowLeasesTests runs the script itself on Redis). */
+    /** The Lua script's semantics in Java (SharedWindowTests runs the script itself on Redis). */
     private static final class SharedModel {
         private final int limit;
         private final int window;

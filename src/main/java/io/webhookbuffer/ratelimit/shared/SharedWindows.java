@@ -1,4 +1,4 @@
-package io.webhookbuffer.cluster;
+package io.webhookbuffer.ratelimit.shared;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -46,9 +46,9 @@ import io.webhookbuffer.ratelimit.LeasedWindow;
  */
 @ApplicationScoped
 @Startup
-public class WindowLeases {
+public class SharedWindows {
 
-    private static final Logger LOG = Logger.getLogger(WindowLeases.class);
+    private static final Logger LOG = Logger.getLogger(SharedWindows.class);
     /**
      * KEYS[1] the window; ARGV now-less: window seconds, limit, slots wanted, n, then n (age in seconds, count) pairs the
      * local share admitted while Redis was away (counted at Redis's now minus their age), then (second, count) pairs to
@@ -121,7 +121,7 @@ public class WindowLeases {
     private final AtomicLong denied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
-    public WindowLeases(ReactiveRedisDataSource redis, RateLimitConfig config, LeaseListener listener,
+    public SharedWindows(ReactiveRedisDataSource redis, RateLimitConfig config, LeaseListener listener,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> database) {
         new ConfigCheck()
                 .range("buffer.ratelimit.max-lease", config.maxLease(), 1, 10_000)
@@ -201,7 +201,7 @@ public class WindowLeases {
 
     private Uni<Response> call(List<String> evalshaArgs) {
         String[] args = evalshaArgs.subList(1, evalshaArgs.size()).toArray(String[]::new);
-        return redis.execute("EVALSHA", evalshaArgs.toArray(String[]::new)).onFailure(WindowLeases::noScript)
+        return redis.execute("EVALSHA", evalshaArgs.toArray(String[]::new)).onFailure(SharedWindows::noScript)
                 .recoverWithUni(() -> {
                     String[] eval = new String[args.length + 1];
                     eval[0] = SCRIPT;

@@ -1,4 +1,4 @@
-package io.webhookbuffer.cluster;
+package io.webhookbuffer.ratelimit.shared;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -53,7 +53,7 @@ class SharedWindowTests {
     }
 
     @Inject
-    WindowLeases leases;
+    SharedWindows leases;
 
     @InjectRedisProxy
     TcpProxy redis;
@@ -67,10 +67,10 @@ class SharedWindowTests {
     void theScriptGrantsUpToTheLimitThenDeniesWithRetryAfterAndTakesGivenBackSlots() throws Exception {
         String tenant = "sw-" + UUID.randomUUID();
         Scrape before = Scrape.now();
-        WindowLeases.Grant first = lease(tenant, 5, 60, new LeaseRequest(3, Map.of()));
+        SharedWindows.Grant first = lease(tenant, 5, 60, new LeaseRequest(3, Map.of()));
         assertEquals(3, first.granted());
         assertEquals(2, lease(tenant, 5, 60, new LeaseRequest(3, Map.of())).granted(), "what the window has left");
-        WindowLeases.Grant none = lease(tenant, 5, 60, new LeaseRequest(3, Map.of()));
+        SharedWindows.Grant none = lease(tenant, 5, 60, new LeaseRequest(3, Map.of()));
         assertEquals(0, none.granted());
         assertTrue(none.retryAfterSeconds() >= 1 && none.retryAfterSeconds() <= 60, "until the oldest slot leaves: "
                 + none.retryAfterSeconds());
@@ -108,7 +108,7 @@ class SharedWindowTests {
             LeasedWindow.Take take = w.take(100, 2);
             if (take instanceof Wait) {
                 LeaseRequest request = w.leaseWanted(100, true);
-                WindowLeases.Grant g = lease(tenant, limit, 60, request);
+                SharedWindows.Grant g = lease(tenant, limit, 60, request);
                 w.granted(g.second(), g.granted(), g.retryAfterSeconds(), 100);
                 take = w.take(100, 2);
             }
@@ -162,7 +162,7 @@ class SharedWindowTests {
         });
     }
 
-    private WindowLeases.Grant lease(String tenant, int limit, int window, LeaseRequest request) throws Exception {
+    private SharedWindows.Grant lease(String tenant, int limit, int window, LeaseRequest request) throws Exception {
         return leases.lease(tenant, limit, window, request).toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 }

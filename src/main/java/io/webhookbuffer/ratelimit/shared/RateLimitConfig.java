@@ -1,11 +1,11 @@
-package io.webhookbuffer.cluster;
+package io.webhookbuffer.ratelimit.shared;
 
 import java.time.Duration;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** Tenant windows shared across replicas ({@link LeasedWindow}, {@link WindowLeases}); docs/configuration.md. */
+/** Tenant windows shared across replicas ({@link LeasedWindow}, {@link SharedWindows}); docs/configuration.md. */
 @ConfigMapping(prefix = "buffer.ratelimit")
 public interface RateLimitConfig {
 

@@ -1,4 +1,4 @@
-package io.webhookbuffer.cluster;
+package io.webhookbuffer.ratelimit.shared;
 
 /** Told how long each answered lease of a shared rate window took (the metrics implement it). */
 public interface LeaseListener {
