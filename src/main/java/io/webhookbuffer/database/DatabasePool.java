@@ -12,7 +12,7 @@ import io.vertx.sqlclient.SqlConnectOptions;
 
 /**
  * Builds the reactive pool as Quarkus would (the same pool and connect options, from the same keys) and wraps it in a
- * {@link LeasedQueryPool}. A credentials provider ({@code quarkus.datasource.credentials-provider}) is not supported
+ * {@link ConnectionPerQueryPool}. A credentials provider ({@code quarkus.datasource.credentials-provider}) is not supported
  * on this path: Quarkus hands a creator fixed connect options.
  */
 @Singleton
@@ -22,7 +22,7 @@ public class DatabasePool implements PgPoolCreator {
     @SuppressWarnings("deprecation") // Quarkus 3.33 casts a creator's pool to the deprecated PgPool
     public PgPool create(Input input) {
         List<SqlConnectOptions> databases = new ArrayList<>(input.pgConnectOptionsList());
-        return new LeasedQueryPool(PgBuilder.pool().with(input.poolOptions()).connectingTo(databases)
+        return new ConnectionPerQueryPool(PgBuilder.pool().with(input.poolOptions()).connectingTo(databases)
                 .using(input.vertx()).build());
     }
 }

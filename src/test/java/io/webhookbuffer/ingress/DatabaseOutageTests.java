@@ -164,7 +164,7 @@ class DatabaseOutageTests {
      * An outage that was survived reads as warnings, never as errors: nothing at ERROR in the application log until
      * every query issued during the outage is past the pool's connection timeout (the Vert.x SQL pool once failed each
      * of them a second time when that timer fired: "Uncaught exception received by Vert.x: IllegalStateException:
-     * Result is already complete"; see database.LeasedQueryPool).
+     * Result is already complete"; see database.ConnectionPerQueryPool).
      */
     @Test
     void aSurvivedOutageLogsNoError() throws Exception {

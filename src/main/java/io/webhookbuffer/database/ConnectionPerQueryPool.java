@@ -21,12 +21,12 @@ import io.vertx.sqlclient.Tuple;
 
 /**
  * The Vert.x pool, except that a query run on the pool itself ({@code pool.query(sql).execute()},
- * {@code pool.preparedQuery(sql).execute(tuple)}) runs on a connection leased for it, as {@code pool.withConnection}
+ * {@code pool.preparedQuery(sql).execute(tuple)}) runs on a connection taken from the pool for it, as {@code pool.withConnection}
  * does, instead of going through the pool's own shortcut for a single command.
  *
  * <p>Why: in vertx-sql-client 4.5.27 (and 4.5.28) that shortcut, {@code SqlConnectionPool.execute}, starts a timer
  * for the connection timeout (30 s, {@code PoolOptions.DEFAULT_CONNECTION_TIMEOUT}; Quarkus has no key for it) and
- * cancels it only when a connection is leased. When leasing fails instead (PostgreSQL refused the connection), the
+ * cancels it only when a connection is taken. When taking one fails instead (PostgreSQL refused the connection), the
  * query is failed at once and the timer still fires 30 s later and fails the same promise again: an
  * {@code IllegalStateException: Result is already complete} that Vert.x reports as "Uncaught exception" at ERROR, one
  * for every query issued during an outage, half a minute after it. Leasing through {@code getConnection} has a correct
@@ -34,27 +34,27 @@ import io.vertx.sqlclient.Tuple;
  * same: the same connections, the same 30 s bound on the wait, the same per-connection statement cache.
  */
 @SuppressWarnings("deprecation") // Quarkus 3.33 casts a PgPoolCreator's pool to the deprecated PgPool
-final class LeasedQueryPool implements PgPool {
+final class ConnectionPerQueryPool implements PgPool {
 
     private final Pool pool;
 
-    LeasedQueryPool(Pool pool) {
+    ConnectionPerQueryPool(Pool pool) {
         this.pool = pool;
     }
 
     @Override
     public Query<RowSet<Row>> query(String sql) {
-        return new LeasedQuery<>(connection -> connection.query(sql));
+        return new ConnectionQuery<>(connection -> connection.query(sql));
     }
 
     @Override
     public PreparedQuery<RowSet<Row>> preparedQuery(String sql) {
-        return new LeasedPreparedQuery<>(connection -> connection.preparedQuery(sql));
+        return new ConnectionPreparedQuery<>(connection -> connection.preparedQuery(sql));
     }
 
     @Override
     public PreparedQuery<RowSet<Row>> preparedQuery(String sql, PrepareOptions options) {
-        return new LeasedPreparedQuery<>(connection -> connection.preparedQuery(sql, options));
+        return new ConnectionPreparedQuery<>(connection -> connection.preparedQuery(sql, options));
     }
 
     @Override
@@ -94,12 +94,12 @@ final class LeasedQueryPool implements PgPool {
         pool.close(handler);
     }
 
-    /** A query that, each time it runs, leases a connection, runs there and gives the connection back. */
-    private class LeasedQuery<T> implements Query<T> {
+    /** A query that, each time it runs, takes a connection, runs there and gives the connection back. */
+    private class ConnectionQuery<T> implements Query<T> {
 
         private final Function<SqlConnection, Query<T>> on;
 
-        LeasedQuery(Function<SqlConnection, Query<T>> on) {
+        ConnectionQuery(Function<SqlConnection, Query<T>> on) {
             this.on = on;
         }
 
@@ -115,21 +115,21 @@ final class LeasedQueryPool implements PgPool {
 
         @Override
         public <R> Query<SqlResult<R>> collecting(Collector<Row, ?, R> collector) {
-            return new LeasedQuery<>(connection -> on.apply(connection).collecting(collector));
+            return new ConnectionQuery<>(connection -> on.apply(connection).collecting(collector));
         }
 
         @Override
         public <U> Query<RowSet<U>> mapping(Function<Row, U> mapper) {
-            return new LeasedQuery<>(connection -> on.apply(connection).mapping(mapper));
+            return new ConnectionQuery<>(connection -> on.apply(connection).mapping(mapper));
         }
     }
 
     /** The same for a prepared query, with its parameters and batches. */
-    private final class LeasedPreparedQuery<T> extends LeasedQuery<T> implements PreparedQuery<T> {
+    private final class ConnectionPreparedQuery<T> extends ConnectionQuery<T> implements PreparedQuery<T> {
 
         private final Function<SqlConnection, PreparedQuery<T>> on;
 
-        LeasedPreparedQuery(Function<SqlConnection, PreparedQuery<T>> on) {
+        ConnectionPreparedQuery(Function<SqlConnection, PreparedQuery<T>> on) {
             super(on::apply);
             this.on = on;
         }
@@ -156,12 +156,12 @@ final class LeasedQueryPool implements PgPool {
 
         @Override
         public <R> PreparedQuery<SqlResult<R>> collecting(Collector<Row, ?, R> collector) {
-            return new LeasedPreparedQuery<>(connection -> on.apply(connection).collecting(collector));
+            return new ConnectionPreparedQuery<>(connection -> on.apply(connection).collecting(collector));
         }
 
         @Override
         public <U> PreparedQuery<RowSet<U>> mapping(Function<Row, U> mapper) {
-            return new LeasedPreparedQuery<>(connection -> on.apply(connection).mapping(mapper));
+            return new ConnectionPreparedQuery<>(connection -> on.apply(connection).mapping(mapper));
         }
     }
 }
