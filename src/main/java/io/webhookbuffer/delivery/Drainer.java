@@ -13,7 +13,6 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import io.webhookbuffer.common.BufferClock;
-import io.webhookbuffer.common.FifoPermits;
 import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.egress.OriginTrust;
 import io.webhookbuffer.queue.DrainScheduler;
@@ -34,7 +33,8 @@ import io.webhookbuffer.usage.UsageCounters;
  * longer than {@code max-age}.
  * Delivery is at-least-once: a crash between the origin's 2xx and the delete re-delivers the batch.
  *
- * <p>The parts: {@link TenantDrain} (a tenant's steps) around {@link TenantLease} (the lease and the cursor),
+ * <p>The parts: {@link TenantDrain} (a tenant's steps) around {@link TenantLease} (the lease and the cursor), given
+ * what every tenant's drain shares: {@link LeaseTerms}, {@link DrainSlots} (bulkhead and slow lane), {@link OriginRoute},
  * {@link BatchPlanner} (which rows, when), {@link OriginBreakers} (the origin client behind its breakers),
  * {@link OutcomeWriter} (an answer's effect on the queue), {@link DrainSweep}, {@link DrainShutdown}, all on the
  * {@link BufferClock}.
@@ -49,7 +49,11 @@ public class Drainer implements DrainScheduler {
     private final OriginBreakers breakers;
     private final DeliveryCounts counts;
     private final DrainSweep sweep;
-    private final DrainParts parts;
+    private final LeaseTerms terms;
+    private final DrainSlots slots;
+    private final OriginRoute route;
+    private final OutcomeWriter outcomes;
+    private final BackoffPolicy backoff;
     private final Map<String, TenantDrain> drains = new ConcurrentHashMap<>();
     private volatile boolean stopped;
 
@@ -62,20 +66,21 @@ public class Drainer implements DrainScheduler {
         this.breakers = breakers;
         this.counts = new DeliveryCounts(usage);
         this.sweep = new DrainSweep(store, config.sweepBatch(), this::wake, () -> stopped);
-        BackoffPolicy backoff = new BackoffPolicy(config.backoffBase(), config.backoffCap(),
+        this.backoff = new BackoffPolicy(config.backoffBase(), config.backoffCap(),
                 () -> ThreadLocalRandom.current().nextDouble());
         FailurePolicy policy = new FailurePolicy(backoff, config.maxAttempts(), config.maxAge(),
                 config.circuitBreaker().delay());
-        this.parts = new DrainParts("buffer-" + UUID.randomUUID(), config, store, tenants, origin, clock,
-                new FifoPermits(config.maxConcurrent()), new FifoPermits(config.maxConcurrent()),
-                DrainParts.prefetchFreshNanos(config), breakers,
-                new OutcomeWriter(store, policy, counts, clock), sweep, backoff, counts, trust, () -> stopped);
+        this.terms = new LeaseTerms("buffer-" + UUID.randomUUID(), store, config, clock, counts, () -> stopped);
+        this.slots = DrainSlots.of(config);
+        this.route = new OriginRoute(tenants, origin, trust, breakers);
+        this.outcomes = new OutcomeWriter(store, policy, counts, clock);
     }
 
     @Override
     public void wake(String tenantId) {
         if (config.enabled() && !stopped) {
-            TenantDrain drain = drains.computeIfAbsent(tenantId, id -> new TenantDrain(id, parts, () -> wake(id)));
+            TenantDrain drain = drains.computeIfAbsent(tenantId,
+                    id -> new TenantDrain(id, terms, slots, route, outcomes, backoff, sweep, () -> wake(id)));
             if (!drain.wake()) {
                 drains.remove(tenantId, drain); // retired just now: the next turn makes a fresh one
                 wake(tenantId);

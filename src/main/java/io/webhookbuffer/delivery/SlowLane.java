@@ -8,7 +8,7 @@ import io.webhookbuffer.common.FifoPermits;
  * One step's delivery slot against a slow origin (issue 40, fair shares). The main bulkhead is first-come, so origins
  * that answer after seconds (a tarpit, on purpose or not) would hold every slot and make every tenant wait for them.
  * Tenants are therefore classed by what their deliveries cost: an exchange still unanswered past
- * {@link DrainParts#slowAfterMillis()} marks the tenant slow ({@link #crossed()}), and if a slow-lane permit is free at
+ * {@link DrainSlots#slowAfterMillis()} marks the tenant slow ({@link #crossed()}), and if a slow-lane permit is free at
  * that moment the batch takes it and gives its main slot back at once. A slow tenant's next steps queue for the slow
  * lane only, until one of its batches is answered under the threshold. So slow origins hold at most the slow lane
  * plus the main slots they held when they turned slow (one request timeout each), and tenants whose origins answer

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.common.OriginCredentials;
 import io.webhookbuffer.queue.QueuedEvent;
 import io.webhookbuffer.tenant.Tenant;
@@ -26,7 +27,13 @@ final class TenantDrain {
     private static final long LOST_RETRY_MILLIS = 500;
 
     private final String tenantId;
-    private final DrainParts parts;
+    private final LeaseTerms terms;
+    private final DrainSlots slots;
+    private final OriginRoute route;
+    private final OutcomeWriter outcomes;
+    private final BackoffPolicy backoff;
+    private final DrainSweep sweep;
+    private final BufferClock clock;
     private final DeliveryConfig config;
     private final BatchHalving isolation;
     private final TenantLease lease;
@@ -61,20 +68,27 @@ final class TenantDrain {
     /** Wakes the tenant through the drainer's map: used when this drain was retired under a wake of its own. */
     private final Runnable handOff;
 
-    TenantDrain(String tenantId, DrainParts parts, Runnable handOff) {
+    TenantDrain(String tenantId, LeaseTerms terms, DrainSlots slots, OriginRoute route, OutcomeWriter outcomes,
+            BackoffPolicy backoff, DrainSweep sweep, Runnable handOff) {
         this.tenantId = tenantId;
         this.handOff = handOff;
-        this.parts = parts;
-        this.config = parts.config();
+        this.terms = terms;
+        this.slots = slots;
+        this.route = route;
+        this.outcomes = outcomes;
+        this.backoff = backoff;
+        this.sweep = sweep;
+        this.clock = terms.clock();
+        this.config = terms.config();
         this.isolation = new BatchHalving(config.batchSize());
-        this.lease = new TenantLease(tenantId, parts);
+        this.lease = new TenantLease(tenantId, terms);
         this.lastActive = now();
     }
 
     /** False when this drain was retired: the caller wakes a fresh one instead. */
     boolean wake() {
         again = true;
-        if (parts.stopped()) {
+        if (terms.stopped()) {
             return true;
         }
         if (now() < notBefore) {
@@ -85,7 +99,7 @@ final class TenantDrain {
         }
         if (!inProgress) {
             inProgress = true;
-            parts.sweep().started();
+            sweep.started();
         }
         again = false;
         lease.newHold();
@@ -132,7 +146,7 @@ final class TenantDrain {
         once().ifNoItem().after(config.leaseTtl()).failWith(() -> new IllegalStateException("drain step timed out"))
                 .subscribe().with(next -> guard(() -> {
                     consecutiveFailures = 0;
-                    if (next.kind() == NextStep.Kind.CONTINUE && !parts.stopped()) {
+                    if (next.kind() == NextStep.Kind.CONTINUE && !terms.stopped()) {
                         step();
                     } else {
                         finish(next);
@@ -160,11 +174,11 @@ final class TenantDrain {
         // with the last delete is sent only if the slot came within prefetchFreshNanos, which keeps that span below
         // the TTL too. A slow tenant waits for a slow-lane slot in the same place; a move between lanes never waits.
         if (slow) {
-            return parts.slowLane().withPermit(() -> lease.head(after)
+            return slots.slowLane().withPermit(() -> lease.head(after)
                     .flatMap(head -> planned(head, after, SlowLane.onSlowLane())));
         }
-        return parts.bulkhead().withReleasablePermit(giveBack -> {
-            SlowLane lane = SlowLane.onMain(giveBack, parts.slowLane());
+        return slots.bulkhead().withReleasablePermit(giveBack -> {
+            SlowLane lane = SlowLane.onMain(giveBack, slots.slowLane());
             return lease.head(after).flatMap(head -> planned(head, after, lane)).onTermination().invoke(lane::ended);
         });
     }
@@ -186,7 +200,7 @@ final class TenantDrain {
         if (plan.batch().isEmpty()) {
             return Uni.createFrom().item(NextStep.waitUntil(plan.waitUntilMillis()));
         }
-        return Uni.createFrom().completionStage(parts.tenants().find(tenantId))
+        return Uni.createFrom().completionStage(route.tenants().find(tenantId))
                 .flatMap(tenant -> deliver(tenant, paced(tenant, plan.batch()), lane));
     }
 
@@ -202,7 +216,7 @@ final class TenantDrain {
     }
 
     private Uni<NextStep> deliver(Tenant tenant, List<QueuedEvent> batch, SlowLane lane) {
-        String globalBase = parts.origin().baseUrl().map(u -> u.replaceAll("/+$", "")).orElse(null);
+        String globalBase = route.origin().baseUrl().map(u -> u.replaceAll("/+$", "")).orElse(null);
         String base = tenant != null && tenant.originUrl() != null ? tenant.originUrl() : globalBase;
         if (base == null) {
             LOG.warnf("tenant %s has queued events but no origin (set buffer.origin.base-url or the tenant's "
@@ -210,7 +224,7 @@ final class TenantDrain {
             return notSent();
         }
         if (tenant != null && tenant.originUrl() != null) {
-            String refusal = parts.trust().originUrlRefusal(tenant.originUrl());
+            String refusal = route.trust().originUrlRefusal(tenant.originUrl());
             if (refusal != null) {
                 return hold(tenant.originUrl(), refusal);
             }
@@ -224,14 +238,14 @@ final class TenantDrain {
         // go through the breaker, so a dead origin is still probed, not hammered.
         boolean isolationTry = isolation.isolationTry(batch);
         OriginCredentials credentials = OriginCredentialChoice.forBatch(tenant, globalBase,
-                parts.breakers().globalCredentials());
+                route.breakers().globalCredentials());
         warnOnce(tenant, globalBase, credentials);
-        Uni<OriginResponse> exchange = parts.breakers().send(base, credentials, tenantId, provider, batch,
+        Uni<OriginResponse> exchange = route.breakers().send(base, credentials, tenantId, provider, batch,
                 isolation.halving());
-        return lane.watch(exchange, parts.clock(), parts.slowAfterMillis())
+        return lane.watch(exchange, clock, slots.slowAfterMillis())
                 .invoke(response -> slow = lane.crossed())
                 .invoke(this::observe)
-                .flatMap(response -> parts.outcomes().decide(lease, isolation, base, batch, response, isolationTry));
+                .flatMap(response -> outcomes.decide(lease, isolation, base, batch, response, isolationTry));
     }
 
     /** Once per drain: a tenant origin that gets no credentials is likely waiting for them (docs/delivery.md). */
@@ -266,7 +280,7 @@ final class TenantDrain {
      * buffer.delivery.max-age) and looks again after the backoff cap. A stamp that fails is left to the next look.
      */
     private Uni<NextStep> notSent() {
-        return parts.store().held(tenantId).onFailure().recoverWithNull()
+        return terms.store().held(tenantId).onFailure().recoverWithNull()
                 .map(ignored -> NextStep.waitUntil(now() + config.backoffCap().toMillis()));
     }
 
@@ -295,7 +309,7 @@ final class TenantDrain {
         }
         running.set(false);
         if (leaving) {
-            parts.sweep().finished();
+            sweep.finished();
         }
         if (again) {
             lookAgain(next);
@@ -306,7 +320,7 @@ final class TenantDrain {
     private void lookAgain(NextStep next) {
         if (next.kind() == NextStep.Kind.IDLE) {
             wakeHere();
-        } else if (next.kind() == NextStep.Kind.LOST && !parts.stopped()) {
+        } else if (next.kind() == NextStep.Kind.LOST && !terms.stopped()) {
             // Another replica held the tenant; it may have been releasing it just now. Look again shortly rather
             // than leaving a fresh event to the next sweep.
             wakeAt(now() + LOST_RETRY_MILLIS);
@@ -316,9 +330,9 @@ final class TenantDrain {
     /** One pending timer per tenant: a newer wait replaces an older one, so a stale timer cannot cut it short. */
     private synchronized void wakeAt(long untilMillis) {
         if (timerId >= 0) {
-            parts.clock().cancelTimer(timerId);
+            clock.cancelTimer(timerId);
         }
-        timerId = parts.clock().setTimer(Math.max(1, untilMillis - now()), fired -> {
+        timerId = clock.setTimer(Math.max(1, untilMillis - now()), fired -> {
             synchronized (this) {
                 if (timerId != fired) {
                     return;
@@ -331,13 +345,13 @@ final class TenantDrain {
     }
 
     private void failed(Throwable failure) {
-        long delay = parts.backoff().delayMillis(++consecutiveFailures, 0);
+        long delay = backoff.delayMillis(++consecutiveFailures, 0);
         LOG.warnf("tenant %s: drain step failed (%s); retrying in %d ms", tenantId, failure.getMessage(), delay);
         finish(NextStep.waitUntil(now() + delay));
     }
 
     private long now() {
-        return parts.clock().millis();
+        return clock.millis();
     }
 
     boolean running() {

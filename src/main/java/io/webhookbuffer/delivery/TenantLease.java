@@ -24,7 +24,7 @@ final class TenantLease {
     private static final long CURSOR_REWIND_MILLIS = 5_000;
 
     private final String tenantId;
-    private final DrainParts parts;
+    private final LeaseTerms terms;
     private final DrainStore store;
     private final long ttlMillis;
     private final int batchSize;
@@ -36,7 +36,7 @@ final class TenantLease {
     /**
      * The next head, read in the same statement that deleted the last batch (and renewed the lease), with the cursor
      * it was read after and when; the next step sends it without a read of its own if it gets its bulkhead slot while
-     * the renewal is fresh (see {@link DrainParts#prefetchFreshNanos}).
+     * the renewal is fresh (see {@link LeaseTerms#prefetchFreshNanos}).
      */
     private volatile List<QueuedEvent> prefetched;
     private volatile long prefetchedAfter;
@@ -44,13 +44,13 @@ final class TenantLease {
     /** The lease token kept through a backoff wait (see {@link #letGo}), released at shutdown. */
     private volatile Long parked;
 
-    TenantLease(String tenantId, DrainParts parts) {
+    TenantLease(String tenantId, LeaseTerms terms) {
         this.tenantId = tenantId;
-        this.parts = parts;
-        this.store = parts.store();
-        this.ttlMillis = parts.config().leaseTtl().toMillis();
-        this.batchSize = parts.config().batchSize();
-        this.cursorSince = parts.clock().millis();
+        this.terms = terms;
+        this.store = terms.store();
+        this.ttlMillis = terms.config().leaseTtl().toMillis();
+        this.batchSize = terms.config().batchSize();
+        this.cursorSince = terms.clock().millis();
     }
 
     /** A drain begins: the first step's acquire renews our own parked lease, and reads from the start. */
@@ -61,7 +61,7 @@ final class TenantLease {
 
     /** Where the next read starts: the cursor, rewound first when it has not been for a while. */
     long readFrom() {
-        if (cursor > 0 && parts.clock().millis() - cursorSince > CURSOR_REWIND_MILLIS) {
+        if (cursor > 0 && terms.clock().millis() - cursorSince > CURSOR_REWIND_MILLIS) {
             rewind();
         }
         return cursor;
@@ -76,7 +76,7 @@ final class TenantLease {
      */
     Uni<List<QueuedEvent>> head(long after) {
         if (token == null) {
-            return store.acquireAndHead(tenantId, parts.holder(), ttlMillis, batchSize).map(hold -> {
+            return store.acquireAndHead(tenantId, terms.holder(), ttlMillis, batchSize).map(hold -> {
                 if (hold == null) {
                     return null; // another replica drains this tenant
                 }
@@ -86,7 +86,7 @@ final class TenantLease {
         }
         List<QueuedEvent> ready = prefetched;
         prefetched = null;
-        boolean fresh = parts.clock().nanos() - prefetchedAtNanos < parts.prefetchFreshNanos();
+        boolean fresh = terms.clock().nanos() - prefetchedAtNanos < terms.prefetchFreshNanos();
         if (ready != null && prefetchedAfter == after && fresh) {
             return Uni.createFrom().item(ready);
         }
@@ -110,12 +110,12 @@ final class TenantLease {
             if (result.next() == null) {
                 return lost(); // nothing deleted: the new holder delivers the batch again
             }
-            parts.counts().delivered(tenantId, result.deleted());
+            terms.counts().delivered(tenantId, result.deleted());
             if (result.deleted() == done.length) {
                 cursor = after;
                 prefetched = result.next();
                 prefetchedAfter = after;
-                prefetchedAtNanos = parts.clock().nanos();
+                prefetchedAtNanos = terms.clock().nanos();
             } else {
                 rewind(); // read from the start again
             }
@@ -131,7 +131,7 @@ final class TenantLease {
 
     void rewind() {
         cursor = 0;
-        cursorSince = parts.clock().millis();
+        cursorSince = terms.clock().millis();
     }
 
     /**
@@ -143,7 +143,7 @@ final class TenantLease {
         Long held = token;
         token = null;
         prefetched = null; // the next hold reads its own head
-        if (held != null && next.kind() == NextStep.Kind.WAIT && !parts.stopped()) {
+        if (held != null && next.kind() == NextStep.Kind.WAIT && !terms.stopped()) {
             parked = held;
             store.park(tenantId, held, next.untilMillis()).subscribe().with(v -> {
             }, f -> LOG.debugf("lease park for %s failed (it expires on its own): %s", tenantId, f.getMessage()));
