@@ -22,9 +22,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.common.Hmac;
-import io.webhookbuffer.secrets.Keyring;
-import io.webhookbuffer.secrets.SealedValueException;
-import io.webhookbuffer.secrets.SecretCipher;
 
 /**
  * Refuses to start when an id of {@code buffer.secrets.keys} names other bytes than the key the stored values were

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.webhookbuffer.secrets.SealingKeyCheck;
 
 /**
  * The start-up check of the secrets keys ({@link SealingKeyCheck}), invoked against the real database: a key id mapped
