@@ -7,8 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
-import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.common.BufferClock;
 
 /**
  * {@code POST /webhook/{tenantId}} once {@link IngressGate} has read the body: {@link IngestService} decides, and this
