@@ -104,16 +104,37 @@ public final class Providers {
             CUSTOM);
     /**
      * What each provider does after a refusal, from its documentation (docs/providers.md, "What a sender does after a
-     * refusal", with the sources). A provider not here is not documented or not checked: {@link SenderRetries#NEVER},
-     * the cautious default, as for {@code generic} and {@code custom} (a tenant's {@code senderRetries} overrides it).
+     * refusal", with the sources). Every preset is listed; {@link SenderRetries#NEVER} where the provider does not
+     * resend, resends only within seconds, or where its documentation says nothing (the cautious default, as for
+     * {@code generic} and {@code custom}; a tenant's {@code senderRetries} overrides it).
      */
     private static final Map<String, SenderRetries> RETRIES = Map.ofEntries(
+            // Never resent by the provider, or within seconds only (docs/providers.md says which).
             Map.entry(GITHUB, SenderRetries.NEVER), Map.entry(GITLAB, SenderRetries.NEVER),
-            Map.entry(SLACK, SenderRetries.BRIEFLY),
+            Map.entry(BITBUCKET, SenderRetries.NEVER), Map.entry(WOOCOMMERCE, SenderRetries.NEVER),
+            Map.entry(TWILIO, SenderRetries.NEVER), Map.entry(X, SenderRetries.NEVER),
+            // Not documented (or not found in the provider's docs): the cautious default.
+            Map.entry(INTERCOM, SenderRetries.NEVER), Map.entry(TYPEFORM, SenderRetries.NEVER),
+            Map.entry(SENTRY, SenderRetries.NEVER), Map.entry(VERCEL, SenderRetries.NEVER),
+            Map.entry(GITEA, SenderRetries.NEVER), Map.entry(CIRCLECI, SenderRetries.NEVER),
+            Map.entry(TRELLO, SenderRetries.NEVER), Map.entry(ZENDESK, SenderRetries.NEVER),
+            Map.entry(DISCORD, SenderRetries.NEVER), Map.entry(META, SenderRetries.NEVER),
+            Map.entry(TWITCH, SenderRetries.NEVER),
+            // A few times within minutes.
+            Map.entry(SLACK, SenderRetries.BRIEFLY), Map.entry(LEMON_SQUEEZY, SenderRetries.BRIEFLY),
+            Map.entry(PAGERDUTY, SenderRetries.BRIEFLY), Map.entry(WEBFLOW, SenderRetries.BRIEFLY),
+            Map.entry(CLICKUP, SenderRetries.BRIEFLY), Map.entry(DROPBOX, SenderRetries.BRIEFLY),
+            // For an hour or more.
             Map.entry(STRIPE, SenderRetries.LONG), Map.entry(SHOPIFY, SenderRetries.LONG),
             Map.entry(STANDARD_WEBHOOKS, SenderRetries.LONG), Map.entry(CLERK, SenderRetries.LONG),
             Map.entry(RESEND, SenderRetries.LONG), Map.entry(ZOOM, SenderRetries.LONG),
-            Map.entry(RAZORPAY, SenderRetries.LONG));
+            Map.entry(RAZORPAY, SenderRetries.LONG), Map.entry(PADDLE, SenderRetries.LONG),
+            Map.entry(SQUARE, SenderRetries.LONG), Map.entry(LINEAR, SenderRetries.LONG),
+            Map.entry(CALENDLY, SenderRetries.LONG), Map.entry(HUBSPOT, SenderRetries.LONG),
+            Map.entry(MUX, SenderRetries.LONG), Map.entry(COINBASE_COMMERCE, SenderRetries.LONG),
+            Map.entry(WORKOS, SenderRetries.LONG), Map.entry(SENDGRID, SenderRetries.LONG),
+            Map.entry(MAILGUN, SenderRetries.LONG), Map.entry(ASANA, SenderRetries.LONG),
+            Map.entry(XERO, SenderRetries.LONG));
     /** Verifiers bound to a tenant's settings (URL, tolerance, custom scheme), built once per distinct setting. */
     private static final Map<Settings, SignatureVerifier> BOUND = new ConcurrentHashMap<>();
 
