@@ -14,16 +14,20 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.webhookbuffer.common.OriginConfig;
+import io.webhookbuffer.common.OriginCredentials;
 import io.webhookbuffer.egress.EgressAnswer;
 import io.webhookbuffer.egress.EgressClient;
 import io.webhookbuffer.egress.OriginTrust;
 import io.webhookbuffer.verify.Providers;
+import io.webhookbuffer.verify.SenderRetries;
 
 /**
  * Optional pull-through (off by default, {@code buffer.tenants.origin-pull.enabled}): a tenant that PostgreSQL does
  * not know is asked of the origin at {@code GET {origin}/internal/tenants/{id}/webhook-config}, which answers
  * {@code {"active", "rateLimit", "secrets": [...]}} (optionally {@code provider}, {@code rateWindowSeconds},
- * {@code maxBodyBytes}). The answer is cached like any tenant; it is not written to PostgreSQL.
+ * {@code maxBodyBytes}, {@code senderRetries}). The answer is cached like any tenant; it is not written to PostgreSQL.
+ * {@code senderRetries} is checked as the tenant command checks it: {@code "never"}, {@code "briefly"},
+ * {@code "long"}, or null or absent for the provider's (docs/providers.md); any other value makes the config unusable.
  *
  * <p>Only an answer says the origin does not know an id (a 4xx, or a 200 without a usable config: null). An origin
  * that could not answer (no connection, a refused address, the timeout, a 3xx, a 5xx, a 429, an answer longer than
@@ -78,20 +82,29 @@ public class OriginTenantSource {
         if (json == null || !(json.getValue("secrets") instanceof JsonArray array)) {
             return null;
         }
+        List<String> secrets = secrets(array);
+        String provider = json.getString("provider", Providers.GENERIC);
+        Object retries = json.getValue("senderRetries");
+        SenderRetries senderRetries = retries instanceof String label ? SenderRetries.of(label) : null;
+        if (secrets.isEmpty() || Providers.verifier(provider) == null || retries != null && senderRetries == null) {
+            // Failure policy: fail closed. A config without a usable secret, with an unknown scheme or with a
+            // senderRetries the tenant command would refuse is no tenant.
+            return null;
+        }
+        return new Tenant(tenantId, json.getBoolean("active", false), provider, secrets,
+                json.getInteger("rateLimit", 100), json.getInteger("rateWindowSeconds", 10),
+                json.getInteger("maxBodyBytes"), null, null, null, null, null, OriginCredentials.NONE, null, null,
+                senderRetries);
+    }
+
+    private static List<String> secrets(JsonArray array) {
         List<String> secrets = new ArrayList<>();
         for (Object secret : array) {
             if (secret instanceof String s && !s.isBlank()) {
                 secrets.add(s);
             }
         }
-        String provider = json.getString("provider", Providers.GENERIC);
-        if (secrets.isEmpty() || Providers.verifier(provider) == null) {
-            // Failure policy: fail closed. A config without a usable secret or with an unknown scheme is no tenant.
-            return null;
-        }
-        return new Tenant(tenantId, json.getBoolean("active", false), provider, secrets,
-                json.getInteger("rateLimit", 100), json.getInteger("rateWindowSeconds", 10),
-                json.getInteger("maxBodyBytes"), null, null, null, null, null);
+        return secrets;
     }
 
     /** A 5xx, 429 or 3xx, or an answer cut at the cap, is no answer about the tenant: the sender is asked to retry. */
