@@ -12,6 +12,7 @@ import java.util.function.Function;
 import io.webhookbuffer.common.UntrustedText;
 import io.webhookbuffer.delivery.DrainView;
 import io.webhookbuffer.queue.QueueSnapshot;
+import io.webhookbuffer.verify.SenderRetries;
 
 /**
  * What the status page shows, computed from the backlog snapshot (every replica's view: PostgreSQL) and this replica's
@@ -45,9 +46,12 @@ public final class StatusBoard {
         }
     }
 
-    /** One tenant's line. */
+    /**
+     * One tenant's line. {@code overLimit}: what its admission policy makes of an event over its rate limit, with what
+     * its sender does after a refusal ({@link #overLimit}); empty when the tenant is not loaded on this replica.
+     */
     public record Row(String tenantId, long backlog, long oldestAgeSeconds, String oldestAge, State state,
-            String stateDetail, long deadLetters, String lastError) {
+            String stateDetail, long deadLetters, String lastError, String overLimit) {
         public String stateText() {
             return stateDetail == null ? state.text : state.text + " " + stateDetail;
         }
@@ -57,6 +61,12 @@ public final class StatusBoard {
     }
 
     public static List<Row> rows(QueueSnapshot snapshot, Function<String, DrainView> drains, Instant now) {
+        return rows(snapshot, drains, tenantId -> null, now);
+    }
+
+    /** As above, with each tenant's sender ({@code senders}: null when the tenant is not loaded on this replica). */
+    public static List<Row> rows(QueueSnapshot snapshot, Function<String, DrainView> drains,
+            Function<String, SenderRetries> senders, Instant now) {
         List<Row> rows = new ArrayList<>(snapshot.rows().size());
         for (QueueSnapshot.TenantRow t : snapshot.rows()) {
             DrainView view = drains.apply(t.tenantId());
@@ -85,11 +95,22 @@ public final class StatusBoard {
             String error = state == State.HELD ? view.held() : t.lastError() != null ? describe(t.lastStatus(), t.lastError())
                     : view != null && view.lastError() != null ? describe(view.lastStatus(), view.lastError()) : "";
             rows.add(new Row(t.tenantId(), t.events(), t.oldestAgeSeconds(), t.events() == 0 ? "" : age(t.oldestAgeSeconds()),
-                    state, detail, t.deadLetters(), error));
+                    state, detail, t.deadLetters(), error, overLimit(senders.apply(t.tenantId()))));
         }
         rows.sort(Comparator.comparing(Row::state).thenComparing(Comparator.comparingLong(Row::oldestAgeSeconds).reversed())
                 .thenComparing(Comparator.comparingLong(Row::deadLetters).reversed()).thenComparing(Row::tenantId));
         return rows;
+    }
+
+    /**
+     * The tenant's admission policy as the tenant view names it ({@code overLimit}: store or refuse) and its sender's
+     * {@code senderRetries} (docs/providers.md): "store (never)", "refuse (long)"; empty when not known here.
+     */
+    static String overLimit(SenderRetries sender) {
+        if (sender == null) {
+            return "";
+        }
+        return (sender.refusesOverLimit() ? "refuse" : "store") + " (" + sender.label() + ")";
     }
 
     /** The error as stored, cleaned again for the page ({@link UntrustedText}): rows stored before it was are too. */

@@ -28,6 +28,9 @@ import io.webhookbuffer.ratelimit.shared.SharedWindows;
 import io.webhookbuffer.ingress.RefusalLog;
 import io.webhookbuffer.queue.QueueSnapshot;
 import io.webhookbuffer.queue.QueueSnapshots;
+import io.webhookbuffer.tenant.Tenant;
+import io.webhookbuffer.tenant.TenantDirectory;
+import io.webhookbuffer.verify.SenderRetries;
 
 /**
  * {@code GET /status}: the human view of the buffer, server-rendered (Qute), no JavaScript, reloading itself every
@@ -64,11 +67,13 @@ public class StatusResource {
     private final byte[] token;
     private final StatusSession session;
     private final RefusalLog refusals;
+    private final TenantDirectory tenants;
 
     public StatusResource(@Location("status.html") Template page, @Location("status-sign-in.html") Template signInPage,
             StatusConfig config, QueueSnapshots snapshots, Drainer drainer, RedisProbe redis, RefusalLog refusals,
-            SharedWindows leases) {
+            SharedWindows leases, TenantDirectory tenants) {
         this.refusals = refusals;
+        this.tenants = tenants;
         this.page = page;
         this.signInPage = signInPage;
         this.config = config;
@@ -135,7 +140,7 @@ public class StatusResource {
 
     String render(Instant now) {
         QueueSnapshot s = snapshots.last();
-        List<StatusBoard.Row> rows = StatusBoard.rows(s, drainer::view, now);
+        List<StatusBoard.Row> rows = StatusBoard.rows(s, drainer::view, this::sender, now);
         long attention = rows.stream().filter(r -> r.state() != StatusBoard.State.OK).count();
         return page.data("refreshSeconds", REFRESH_SECONDS)
                 .data("snapshot", s)
@@ -149,6 +154,12 @@ public class StatusResource {
                 .data("openCircuits", drainer.openCircuits())
                 .data("refusals", refusals.latest(StatusBoard.REFUSALS_SHOWN))
                 .render();
+    }
+
+    /** What the tenant's sender does after a refusal, if this replica holds the tenant: no query for a page view. */
+    private SenderRetries sender(String tenantId) {
+        Tenant tenant = tenants.cached(tenantId);
+        return tenant == null ? null : tenant.retries();
     }
 
     /** How tenants' rate windows run on this replica: shared through Redis, on the local share, or per replica. */

@@ -198,6 +198,15 @@ public class TenantDirectory {
         });
     }
 
+    /**
+     * The tenant as this replica holds it now (PostgreSQL's or the origin's), or null when it is not loaded here: no
+     * query, no load, no wait. For views that must cost nothing (the status page).
+     */
+    public Tenant cached(String tenantId) {
+        CompletableFuture<Tenant> held = known.getIfPresent(tenantId);
+        return held != null && held.isDone() && !held.isCompletedExceptionally() ? held.getNow(null) : null;
+    }
+
     /** Completes with the tenant (active or not), or with null when the id is unknown. */
     public CompletionStage<Tenant> find(String tenantId) {
         Tenant rehearsing = rehearsal.lookup(tenantId);

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.webhookbuffer.delivery.DrainView;
 import io.webhookbuffer.queue.QueueSnapshot;
 import io.webhookbuffer.queue.QueueSnapshot.TenantRow;
+import io.webhookbuffer.verify.SenderRetries;
 
 /** The status page's ordering and states, as plain JUnit over a snapshot (no server). */
 class StatusBoardTests {
@@ -61,6 +62,22 @@ class StatusBoardTests {
         assertEquals(StatusBoard.State.HELD, rows.get(0).state(), "held comes before backing off");
         assertEquals(why, rows.get(0).lastError());
         assertEquals("HTTP 500: [2Jboom", rows.get(1).lastError(), "a row stored before errors were cleaned");
+    }
+
+    @Test
+    void eachRowSaysWhatAnEventOverTheLimitGetsWhenTheTenantIsLoadedHere() {
+        QueueSnapshot snapshot = new QueueSnapshot(NOW, 0, 0, 0, 0, List.of(
+                new TenantRow("github", 2, 30, 0, null, null, null, 0, null, false),
+                new TenantRow("slack", 2, 20, 0, null, null, null, 0, null, false),
+                new TenantRow("stripe", 2, 10, 0, null, null, null, 0, null, false),
+                new TenantRow("elsewhere", 2, 5, 0, null, null, null, 0, null, false)));
+        Map<String, SenderRetries> senders = Map.of("github", SenderRetries.NEVER, "slack", SenderRetries.BRIEFLY,
+                "stripe", SenderRetries.LONG);
+
+        List<StatusBoard.Row> rows = StatusBoard.rows(snapshot, id -> null, senders::get, NOW);
+
+        assertEquals(List.of("store (never)", "store (briefly)", "refuse (long)", ""),
+                rows.stream().map(StatusBoard.Row::overLimit).toList(), "not loaded on this replica: empty");
     }
 
     @Test

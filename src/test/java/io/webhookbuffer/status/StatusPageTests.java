@@ -72,6 +72,23 @@ class StatusPageTests {
     }
 
     @Test
+    void eachTenantSaysWhatAnEventOverItsLimitGetsAndWhatItsSenderDoes() {
+        String stores = tenant().provision(); // generic: its sender is taken not to retry (never)
+        String refuses = tenant().senderRetries("long").provision();
+        for (String t : List.of(stores, refuses)) {
+            Signed.command("{}").post("/control/tenants/" + t + "/pause").then().statusCode(200); // stays in the backlog
+            Events.accept(t, t + "-1");
+        }
+        await().atMost(PATIENCE).until(() -> snapshots.refresh().await().indefinitely().rows().stream()
+                .filter(r -> r.tenantId().equals(stores) || r.tenantId().equals(refuses)).count() == 2);
+
+        String page = given().header("Authorization", "Bearer " + StatusProfile.TOKEN).get("/status").then()
+                .statusCode(200).body(containsString(">over limit<")).extract().asString();
+        assertTrue(rowOf(page, stores).contains("<td class=\"over-limit\">store (never)</td>"), rowOf(page, stores));
+        assertTrue(rowOf(page, refuses).contains("<td class=\"over-limit\">refuse (long)</td>"), rowOf(page, refuses));
+    }
+
+    @Test
     void headlessChromiumSeesTenantsSortedByWhatNeedsAttention() throws Exception {
         Assumptions.assumeTrue(HeadlessChromium.path() != null,
                 "chromium is not installed (apt-get install chromium; .ci/run installs it): browser test skipped");
