@@ -11,7 +11,8 @@
 # recreated), BENCH_BUFFER_PORT (18080), BENCH_ORIGIN_PORT (19000), BENCH_SERVER_OPTS (-Xmx512m),
 # BENCH_SERVER_JAVA (java: the buffer's JVM), BENCH_GENERATOR_OPTS (-Xmx2g -XX:+UseSerialGC), BENCH_PGBENCH_CLIENTS (2),
 # BENCH_DRAIN_WAIT (300s), BENCH_WRK (true: the steady scenario's cross-check with wrk), BENCH_OUT
-# (bench/results/<time>-<scenario>), BENCH_REPLICAS (1; as --replicas).
+# (bench/results/<time>-<scenario>), BENCH_REPLICAS (1; as --replicas), BENCH_APP (target/local/quarkus-app: the
+# buffer's build; the tools always run from the local build), BENCH_STOP_WAIT (30: seconds from SIGTERM to SIGKILL).
 # --replicas N (N > 1): N buffers on one database (ports BENCH_BUFFER_PORT+1..N), behind HAProxy on BENCH_BUFFER_PORT
 # (round-robin per request, apt-get install haproxy), which starts once every replica is ready.
 # Needs Java 17+, psql and pgbench, and wrk for the steady scenario's cross-check (apt-get install wrk); builds the
@@ -21,7 +22,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-usage() { sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '5,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 scenario=steady; duration=""; warmup=""; ceiling_seconds=""; ceilings=true; runs=1; replicas=${BENCH_REPLICAS:-1}
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -75,8 +76,11 @@ case "$replicas" in [1-9]) ;; *) echo "--replicas must be 1 to 9" >&2; exit 2;; 
 
 # The local build: the same service code as target/quarkus-app, plus src/tools (this generator, the demo origin, the
 # report and the ceiling route) and src/local (inactive here: the buffer runs in the prod profile).
-app=target/local/quarkus-app
-cp="$app/app/*:$app/lib/main/*"
+local_build=target/local/quarkus-app
+cp="$local_build/app/*:$local_build/lib/main/*"
+# The buffer's build: the local build unless BENCH_APP names another (an aot-jar trained for the JDK 25 AOT cache,
+# docs/performance.md "Cold start").
+app=${BENCH_APP:-$local_build}
 # The buffer runs in the prod profile, which refuses a control secret under 32 bytes and every published demo
 # secret: fresh random ones each run (the tenants' webhook secret is a tenant's, not a setting).
 control_secret=$(openssl rand -hex 32)
@@ -97,7 +101,7 @@ fi
 if [ "$replicas" -gt 1 ]; then
   command -v haproxy >/dev/null || { echo "--replicas $replicas runs the replicas behind HAProxy: apt-get install haproxy" >&2; exit 2; }
 fi
-if [ ! -f "$app/quarkus-run.jar" ]; then
+if [ ! -f "$local_build/quarkus-run.jar" ]; then
   echo "building the local build (mvn -B -Plocal package -Dexec.skip)"
   mvn -B -q -Plocal package -Dexec.skip
 fi
@@ -152,6 +156,7 @@ start_origin() {
 start_buffer() { # NAME DELIVERY_ENABLED [extra VAR=value ...]: every replica, each waited for, then the balancer
   local name=$1 delivery=$2 i log; shift 2
   buffer_pids=()
+  date +%s%3N >"$out/buffer-$name-started-at"
   for i in "${!replica_ports[@]}"; do
     log=$out/buffer-$name.log; [ "$replicas" -gt 1 ] && log=$out/buffer-$name-$(( i + 1 )).log
     env QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOST:$PGPORT/$db" \
@@ -187,11 +192,11 @@ start_balancer() {
   wait_for "http://127.0.0.1:$buffer_port/q/health/ready" 30
 }
 
-stop_buffer() { # SIGTERM (graceful), then SIGKILL after 30 s: a JVM out of memory may never finish its shutdown
+stop_buffer() { # SIGTERM (graceful), then SIGKILL after BENCH_STOP_WAIT: a JVM out of memory may never finish
   local pid i
   for pid in "${buffer_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${buffer_pids[@]}"; do
-    for i in $(seq 1 60); do
+    for i in $(seq 1 $(( ${BENCH_STOP_WAIT:-30} * 2 ))); do
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.5
     done
@@ -433,6 +438,12 @@ run_once() { # RUN_NUMBER
   java -cp "$cp" io.webhookbuffer.bench.BenchReport --origin "http://127.0.0.1:$origin_port" \
        --accepted "$files" --ingest "$out/ingest.json" --scenario "$label" --drain-start-ms "$drain_start" \
        --wait "${BENCH_DRAIN_WAIT:-300s}" --summary-out "$out/summary.md" "${report[@]}" || status=$?
+  local ready_at
+  ready_at=$(sed -n 's/.*"readyAtEpochMs" *: *\([0-9]*\).*/\1/p' "$out/ingest.json")
+  if [ -n "$ready_at" ] && [ "$ready_at" != 0 ]; then # steady: from the buffer's process start to the ready it saw
+    echo "| start to readiness s | $(awk -v r="$ready_at" -v s="$(cat "$out/buffer-ingest-started-at")" \
+      'BEGIN { printf "%.1f", (r - s) / 1000 }') |" | tee -a "$out/summary.md"
+  fi
   if [ "$replicas" -gt 1 ] && [ "$drain_mode" = live ]; then # how evenly the balancer spread the events
     local port stored=()
     for port in "${replica_ports[@]}"; do

@@ -286,8 +286,13 @@ class ManifestTests {
     @Test
     void dockerfileIsMultiStageNonRootAndDockerignoreKeepsTheContextClean() throws IOException {
         String dockerfile = Files.readString(Manifests.DEPLOY.resolve("Dockerfile"), StandardCharsets.UTF_8);
-        assertEquals(2, Pattern.compile("(?m)^FROM ").matcher(dockerfile).results().count(), "two stages");
-        assertTrue(dockerfile.contains("mvn -B -DskipTests package"), "built with Maven");
+        assertEquals(3, Pattern.compile("(?m)^FROM ").matcher(dockerfile).results().count(),
+                "three stages: build, train the AOT cache, run");
+        assertTrue(dockerfile.contains("mvn -B -Paot package"), "built with Maven as an aot-jar");
+        assertTrue(dockerfile.contains("COPY deploy/aot-train.sh ") && dockerfile.contains("aot-train.sh /app"),
+                "the cache trained at the path the service runs from");
+        assertTrue(Pattern.compile("(?m)^ENTRYPOINT \\[.*\"-XX:AOTCache=/app/aot/app.aot\"").matcher(dockerfile).find(),
+                "the service runs with its cache");
         assertTrue(Pattern.compile("(?m)^USER 10001").matcher(dockerfile).find(), "non-root user");
         assertTrue(dockerfile.contains("EXPOSE " + appPort() + " " + managementPort()), "both ports");
         assertTrue(dockerfile.contains("BUFFER_MANAGEMENT_PORT=" + managementPort()),
