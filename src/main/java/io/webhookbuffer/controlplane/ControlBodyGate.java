@@ -6,7 +6,6 @@ import jakarta.enterprise.event.Observes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -15,6 +14,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.ingress.AnswerWriter;
 import io.webhookbuffer.ingress.BodyReads;
 import io.webhookbuffer.ingress.IngressConfig;
+import io.webhookbuffer.ingress.QuarkusHttpInternals;
 
 /**
  * The bound on a control command's body ({@link #MAX_BYTES}), kept before any of it is authenticated: a Vert.x route
@@ -38,7 +38,7 @@ public class ControlBodyGate {
      */
     public static final int MAX_BYTES = 256 * 1024;
     /** Ahead of Quarkus's ceiling check (its 413 has no body), beside the ingest gate's route. */
-    static final int ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
+    static final int ORDER = QuarkusHttpInternals.BODY_ORDER;
     private static final String BODY = ControlBodyGate.class.getName() + ".body";
     private static final String PROBLEM_JSON = Problem.MEDIA_TYPE;
 

@@ -18,7 +18,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.util.concurrent.EventExecutor;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.vertx.http.runtime.VertxHttpRecorder;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Promise;
@@ -34,7 +33,7 @@ import io.webhookbuffer.actor.IngestResult;
 /**
  * The webhook port ({@code buffer.ingress.port}, 8080), the one the internet reaches: a Vert.x HTTP server of our own
  * (an instance on each event loop, sharing the port) that hands every request to Quarkus's root handler
- * ({@link VertxHttpRecorder#getRootHandler()}, as the management port does), so the routes, filters, graceful
+ * ({@link QuarkusHttpInternals#rootHandler()}, as the management port does), so the routes, filters, graceful
  * shutdown and request ids are Quarkus's own; what it adds is what Quarkus's server cannot do, on the connection before
  * any request exists:
  * <ul>
@@ -212,7 +211,7 @@ public class EdgePort {
                 return;
             }
         }
-        VertxHttpRecorder.getRootHandler().handle(request);
+        QuarkusHttpInternals.rootHandler().handle(request);
     }
 
     /** A connection past the cap: 503 and closed, the body never read. */

@@ -12,7 +12,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.configuration.MemorySize;
-import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -62,9 +61,9 @@ public class IngressGate {
 
     private static final Logger LOG = Logger.getLogger(IngressGate.class);
     /** Every request, first (ops.RequestLogging gives the request its id just before). */
-    public static final int HEAD_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
+    public static final int HEAD_ORDER = QuarkusHttpInternals.HEAD_ORDER;
     /** The ingest path: before Quarkus's own ceiling check (its 413 has no body), so every ingest answer is JSON. */
-    static final int INGEST_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
+    static final int INGEST_ORDER = QuarkusHttpInternals.BODY_ORDER;
 
     /**
      * A request the gate let through: its tenant (known, active), its whole body within every limit, on the heap

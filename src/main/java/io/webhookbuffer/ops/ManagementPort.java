@@ -12,7 +12,6 @@ import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.vertx.http.runtime.VertxHttpRecorder;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
@@ -21,6 +20,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.controlplane.ControlBodyGate;
+import io.webhookbuffer.ingress.QuarkusHttpInternals;
 import io.webhookbuffer.ingress.ServerLimits;
 
 /**
@@ -29,7 +29,7 @@ import io.webhookbuffer.ingress.ServerLimits;
  * internet reaches, answers 404 for them; the management port answers 404 for everything else ({@code /webhook}).
  *
  * <p>How: a second Vert.x HTTP server on that port hands every request to Quarkus's own root handler, the one the main
- * server uses ({@link VertxHttpRecorder#getRootHandler()}: URI check, duplicated context, graceful-shutdown tracking,
+ * server uses ({@link QuarkusHttpInternals#rootHandler()}: URI check, duplicated context, graceful-shutdown tracking,
  * then the application router), so a command or a page is served by the same RESTEasy resources, filters and request
  * ids on either port. A route ahead of every other one on that router lets a request through only when its path and
  * the server it arrived on agree. Why not Quarkus's management interface ({@code quarkus.management.enabled}): its
@@ -46,7 +46,7 @@ public class ManagementPort {
 
     private static final Logger LOG = Logger.getLogger(ManagementPort.class);
     /** Ahead of every other route: the shutdown gate, request ids, the ingest gate. */
-    static final int ORDER = ShutdownGate.ORDER - 1;
+    static final int ORDER = QuarkusHttpInternals.PORT_ORDER;
     /** First path segments answered on the management port only. */
     private static final Set<String> MANAGEMENT_SEGMENTS = Set.of("q", "control", "status");
     private static final long BIND_TIMEOUT_SECONDS = 30;
@@ -106,7 +106,7 @@ public class ManagementPort {
             connections.add(connection);
             connection.closeHandler(v -> connections.remove(connection));
         });
-        s.requestHandler(VertxHttpRecorder.getRootHandler());
+        s.requestHandler(QuarkusHttpInternals.rootHandler());
         server = s.listen(config.port().get()).toCompletionStage().toCompletableFuture()
                 .get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         LOG.infof("management port %s:%d: /q/*, /control and /status are answered there only", config.host(),

@@ -17,6 +17,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.ingress.IngressGate;
 import io.webhookbuffer.ingress.IngressReply;
+import io.webhookbuffer.ingress.QuarkusHttpInternals;
 import io.webhookbuffer.ingress.RequestLog;
 import io.webhookbuffer.tenant.Tenant;
 
@@ -46,7 +47,7 @@ public class RequestLogging implements RequestLog {
     private static final String PREFIX = Long.toString(ThreadLocalRandom.current().nextLong() >>> 24, 36) + "-";
     private static final AtomicLong SEQUENCE = new AtomicLong();
     /** Ahead of every route of the gate. */
-    static final int ORDER = IngressGate.HEAD_ORDER - 1;
+    static final int ORDER = QuarkusHttpInternals.REQUEST_ORDER;
 
     void routes(@Observes Router router) {
         router.route().order(ORDER).handler(this::identify).failureHandler(this::identify);

@@ -15,13 +15,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.ingress.IngressReply;
+import io.webhookbuffer.ingress.QuarkusHttpInternals;
 
 /**
  * Graceful shutdown, the part Quarkus leaves to us (docs/operations.md). On SIGTERM Quarkus turns readiness
@@ -45,7 +45,7 @@ public class ShutdownGate {
     private static final Logger LOG = Logger.getLogger(ShutdownGate.class);
     static final String REASON = "shutting_down";
     /** First of all routes: ahead of the ingest gate's (io.webhookbuffer.ingress.IngressGate), which reads bodies. */
-    static final int ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 3;
+    static final int ORDER = QuarkusHttpInternals.REQUEST_ORDER;
 
     private final long delayNanos;
     private final String retryAfter;
