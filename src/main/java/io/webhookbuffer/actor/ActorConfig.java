@@ -1,7 +1,5 @@
 package io.webhookbuffer.actor;
 
-import java.time.Duration;
-
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -12,10 +10,6 @@ public interface ActorConfig {
     /** Events a tenant may have between arrival and answer; beyond it ingress answers 503 + Retry-After. */
     @WithDefault("1000")
     int mailboxCapacity();
-
-    /** An actor unused this long is dropped (its in-memory dedupe and rate window go with it). */
-    @WithDefault("10m")
-    Duration idleEviction();
 
     /** Retry-After (seconds) sent when the durable write failed, and on the requests refused at shutdown. */
     @WithDefault("30")

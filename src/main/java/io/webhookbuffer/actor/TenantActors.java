@@ -1,5 +1,6 @@
 package io.webhookbuffer.actor;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
@@ -27,6 +28,9 @@ import io.webhookbuffer.tenant.Tenant;
 /** The actor registry: routes an event to its tenant's actor, creating it on demand and dropping it when idle. */
 @ApplicationScoped
 public class TenantActors {
+
+    /** An actor unused this long is dropped (its in-memory dedupe and rate window go with it). */
+    static final Duration IDLE_EVICTION = Duration.ofMinutes(10);
 
     private final ActorConfig config;
     private final BufferClock clock;
@@ -64,7 +68,7 @@ public class TenantActors {
         // event for the tenant gets a fresh actor, and the database's unique key still catches duplicates.
         // The scheduler makes eviction happen when an actor's idle time is up, not at the next access: a replica that
         // saw 100,000 tenants once gives their memory back while it sits idle.
-        this.actors = Caffeine.newBuilder().expireAfterAccess(config.idleEviction())
+        this.actors = Caffeine.newBuilder().expireAfterAccess(IDLE_EVICTION)
                 .scheduler(Scheduler.systemScheduler()).build();
     }
 

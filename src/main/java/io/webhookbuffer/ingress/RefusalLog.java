@@ -34,15 +34,21 @@ import io.webhookbuffer.verify.SenderRetries;
 /**
  * "Why was it refused?": the last {@code buffer.refusals.per-tenant} answers of 400 and above to requests for a known
  * tenant (time, status, the answer's status word and reason, the names of the signature-like headers present, body
- * size, client address; never a header value or a body). Each replica keeps them in memory, for at most {@code
- * buffer.refusals.max-tenants} tenants (the least recently refused go first), and every {@code buffer.refusals.flush-
- * interval} appends what is new to one Redis list per tenant, trimmed to the same bound and expiring after {@code
- * buffer.refusals.retention}: the command that reads them gets every replica's, merged. A flood costs at most one list
- * append per tenant and interval, never a Redis call per request; when Redis is unreachable the reader gets this
+ * size, client address; never a header value or a body). Each replica keeps them in memory, for at most {@link
+ * #MAX_TENANTS} tenants (the least recently refused go first), and every second appends what is new to one Redis list
+ * per tenant, trimmed to the same bound and expiring after {@code buffer.refusals.retention}: the command that reads
+ * them gets every replica's, merged. A flood costs at most one list append per tenant and second, never a Redis call
+ * per request; when Redis is unreachable the reader gets this
  * replica's own, marked incomplete.
  */
 @ApplicationScoped
 public class RefusalLog {
+
+    /**
+     * Tenants a replica keeps refusals for; the least recently refused are forgotten first. With {@code per-tenant}
+     * it bounds the memory: 1,000 × 20 entries of at most ~600 bytes, about 12 MB at worst.
+     */
+    static final int MAX_TENANTS = 1000;
 
     private static final Logger LOG = Logger.getLogger(RefusalLog.class);
     /** How long the flush at shutdown may take; past it, what it had not written is given up. */
@@ -73,7 +79,6 @@ public class RefusalLog {
     }
 
     private final int perTenant;
-    private final int maxTenants;
     private final long retentionSeconds;
     private final ReactiveRedisDataSource redis;
     private final ObjectMapper json;
@@ -86,12 +91,9 @@ public class RefusalLog {
     public RefusalLog(RefusalConfig config, ReactiveRedisDataSource redis, ObjectMapper json, IngressListener listener) {
         new ConfigCheck()
                 .range("buffer.refusals.per-tenant", config.perTenant(), 1, 1000)
-                .range("buffer.refusals.max-tenants", config.maxTenants(), 1, 1_000_000)
                 .positive("buffer.refusals.retention", config.retention())
-                .positive("buffer.refusals.flush-interval", config.flushInterval())
                 .throwIfAny();
         this.perTenant = config.perTenant();
-        this.maxTenants = config.maxTenants();
         this.retentionSeconds = config.retention().toSeconds();
         this.redis = redis;
         this.json = json;
@@ -99,7 +101,7 @@ public class RefusalLog {
         this.recent = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Deque<Refusal>> eldest) {
-                return size() > maxTenants;
+                return size() > MAX_TENANTS;
             }
         };
     }
@@ -126,7 +128,7 @@ public class RefusalLog {
             if (ring.size() > perTenant) {
                 ring.removeFirst();
             }
-            if (unsent.size() < maxTenants || unsent.containsKey(tenantId)) {
+            if (unsent.size() < MAX_TENANTS || unsent.containsKey(tenantId)) {
                 List<Refusal> pending = unsent.computeIfAbsent(tenantId, t -> new ArrayList<>());
                 pending.add(refusal);
                 if (pending.size() > perTenant) {
@@ -199,7 +201,7 @@ public class RefusalLog {
     }
 
     /** Appends what is new to each tenant's Redis list (newest at the head), trims it and renews its expiry. */
-    @Scheduled(every = "${buffer.refusals.flush-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> flush() {
         Map<String, List<Refusal>> batch;

@@ -13,7 +13,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.webhookbuffer.tenant.RehearsalTenant;
-import io.webhookbuffer.tenant.TenantConfig;
+import io.webhookbuffer.tenant.TenantDirectory;
 
 /**
  * The failed-verification guard: 401s counted per tenant over a sliding window, so that a flood of bad signatures
@@ -47,8 +47,8 @@ public class VerificationBudget {
     private final Predicate<String> uncounted;
 
     @Inject
-    public VerificationBudget(IngressConfig config, TenantConfig tenantConfig, RehearsalTenant rehearsal) {
-        this(config.verification(), tenantConfig.cacheSize(), System::nanoTime, rehearsal::is);
+    public VerificationBudget(IngressConfig config, RehearsalTenant rehearsal) {
+        this(config.verification(), TenantDirectory.CACHE_SIZE, System::nanoTime, rehearsal::is);
     }
 
     VerificationBudget(IngressConfig.Verification config, long maxTenants, LongSupplier nanos) {

@@ -149,7 +149,6 @@ public class StartupChecks {
                 .range("buffer.queue.snapshot-tenants", queue.snapshotTenants(), 1, 100_000)
                 .positive("buffer.queue.dead-letter-retention", queue.deadLetterRetention())
                 .range("buffer.actor.mailbox-capacity", actor.mailboxCapacity(), 1, 1_000_000)
-                .positive("buffer.actor.idle-eviction", actor.idleEviction())
                 .range("buffer.actor.unavailable-retry-after-seconds", actor.unavailableRetryAfterSeconds(), 1, 3600)
                 .range("buffer.tenants.default-rate-limit", tenants.defaultRateLimit(), 1, 1_000_000)
                 .range("buffer.tenants.default-rate-window-seconds", tenants.defaultRateWindowSeconds(), 1, 3600)

@@ -24,10 +24,6 @@ public interface TenantConfig {
     @WithDefault("60s")
     Duration cacheTtl();
 
-    /** At most this many tenants are cached. */
-    @WithDefault("100000")
-    long cacheSize();
-
     /**
      * A lookup a request waits for (a tenant no cache holds) fails after this long, its turn among the other
      * tenants' loads and the database's answer included: ingress answers 503 with {@code Retry-After} instead of holding

@@ -90,6 +90,8 @@ public class TenantDirectory {
      * first seen together come due together) from queueing in the database pool ahead of the group commit.
      */
     static final int MAX_CONCURRENT_REFRESHES = 2;
+    /** Most tenants cached (and remembered by the per-tenant tallies that follow the cache, e.g. the 401 windows). */
+    public static final long CACHE_SIZE = 100_000;
     static final Duration LOOK_BACK = Duration.ofSeconds(10);
     /** How long the start waits for the first read of all tenant ids before it goes on without them. */
     static final Duration IDS_AT_START = Duration.ofSeconds(10);
@@ -145,7 +147,7 @@ public class TenantDirectory {
         this.originQuestions = LookupBudget.of("origin pull-through bulkhead", pull.maxConcurrent(), pull.maxWaiting(),
                 pull.maxWait(), 0);
         this.known = Caffeine.newBuilder()
-                .maximumSize(config.cacheSize())
+                .maximumSize(CACHE_SIZE)
                 .refreshAfterWrite(config.cacheTtl().multipliedBy(3).dividedBy(4))
                 .scheduler(Scheduler.systemScheduler()) // expired tenants leave memory on time, idle or not
                 .expireAfterWrite(config.cacheTtl())
@@ -171,7 +173,7 @@ public class TenantDirectory {
                     }
                 });
         this.marks = Caffeine.newBuilder()
-                .maximumSize(config.cacheSize())
+                .maximumSize(CACHE_SIZE)
                 .expireAfterWrite(Duration.ofMinutes(5))
                 .build();
     }
