@@ -3,10 +3,16 @@ package io.webhookbuffer;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,6 +40,11 @@ class ArchitectureTests {
     /** The source sets compiled beside the service: into the tests, and into the local build only. */
     private static final List<Path> BESIDE = List.of(Path.of("src/local/java"), Path.of("src/tools/java"));
     private static final Pattern TEST_CLASS_FILE = Pattern.compile(".*/test-classes/([^$]+?)(\\$.*)?\\.class");
+    private static final Path PACKAGES = Path.of("src/main/java/io/webhookbuffer");
+    /** A package-info's rule: the list up to the end of its sentence. */
+    private static final Pattern MAY_DEPEND_ON = Pattern.compile("May depend on:(.*?)\\.(\\s|$)", Pattern.DOTALL);
+    /** Rewritten by issue 42 item 2 (the warm-up in one seam): its package-info is stated again there. */
+    private static final Set<String> RULE_BEING_REWRITTEN = Set.of("warmup");
 
     private static final JavaClasses SERVICE = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -83,6 +94,46 @@ class ArchitectureTests {
                 .should().dependOnClassesThat().resideInAPackage("..status..").check(MAIN);
         noClasses().that().resideOutsideOfPackage("..database..")
                 .should().dependOnClassesThat().resideInAPackage("..database..").check(MAIN);
+    }
+
+    /**
+     * Each package-info's "May depend on:" list, read as written: a package whose list names packages of ours depends
+     * on those (and their subpackages) and no other of ours. A package-info without such a list (ops, database) states
+     * its rule in the tests above.
+     */
+    @Test
+    void everyPackageDependsOnlyOnWhatItsPackageInfoNames() throws IOException {
+        List<String> packages = ourPackages();
+        int checked = 0;
+        for (String pkg : packages) {
+            Path info = PACKAGES.resolve(pkg.replace('.', '/')).resolve("package-info.java");
+            Matcher rule = MAY_DEPEND_ON.matcher(Files.exists(info) ? Files.readString(info).replace("*", " ") : "");
+            if (RULE_BEING_REWRITTEN.contains(pkg) || !rule.find()) {
+                continue;
+            }
+            List<String> allowed = new ArrayList<>();
+            allowed.add("io.webhookbuffer." + pkg);
+            for (String word : rule.group(1).split("[^a-z.]+")) {
+                if (packages.contains(word)) {
+                    allowed.add("io.webhookbuffer." + word + "..");
+                }
+            }
+            noClasses().that().resideInAPackage("io.webhookbuffer." + pkg)
+                    .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.webhookbuffer..")
+                            .and(JavaClass.Predicates.resideOutsideOfPackages(allowed.toArray(String[]::new))))
+                    .as(pkg + " may depend on " + allowed + " (its package-info)")
+                    .check(MAIN);
+            checked++;
+        }
+        assertTrue(checked >= 15, checked + " package rules read");
+    }
+
+    /** The service's packages, relative to io.webhookbuffer ("ratelimit.shared"). */
+    private static List<String> ourPackages() throws IOException {
+        try (Stream<Path> dirs = Files.walk(PACKAGES)) {
+            return dirs.filter(Files::isDirectory).filter(dir -> !dir.equals(PACKAGES))
+                    .map(dir -> PACKAGES.relativize(dir).toString().replace('/', '.')).collect(Collectors.toList());
+        }
     }
 
     @Test
