@@ -14,6 +14,10 @@ import org.junit.platform.launcher.PostDiscoveryFilter;
  * ({@code @QuarkusTest}, {@code @QuarkusIntegrationTest}) are left out at discovery, so only the plain JUnit tests
  * run: the pure logic, the vectors, the docs' own checks. Without the property every test runs, as CI runs them.
  * Registered through {@code META-INF/services/org.junit.platform.launcher.PostDiscoveryFilter}.
+ *
+ * <p>The backstop: the same property turns on the {@code fast} Maven profile, whose Surefire {@code excludesFile}
+ * ({@code src/test/boots-the-app.txt}, kept by {@link FastLoopTests}) keeps those classes from being loaded at all.
+ * This filter only sees a class the list misses, and by then Quarkus has built that class's test profile.
  */
 public class FastLoop implements PostDiscoveryFilter {
 
