@@ -7,7 +7,7 @@
 # usage: bench/torture.sh [--ci]
 #   (default)  the full run, about 12 minutes, on a throwaway PostgreSQL cluster of its own (initdb in a temporary
 #              folder, removed at the end), so that PostgreSQL can really be restarted under load
-#   --ci       the size `mvn -B verify` runs (about 2 minutes) on the test database; a proxy cut stands in for the
+#   --ci       the size `mvn -B verify` runs (about 1.5 minutes) on the test database; a proxy cut stands in for the
 #              restart of the shared PostgreSQL
 # Settings (environment): every TORTURE_* of docs/torture.md (e.g. TORTURE_ORIGIN_REFUSING=5m), TORTURE_PG_PORT
 # (55433: the throwaway cluster), BUFFER_TEST_DATABASE (--ci: the test database).

@@ -92,8 +92,8 @@ final class AbuseSettings {
         uploads = mode.equals("uploads");
         full = uploads || mode.equals("full");
         legitRate = integer("legit-rate", 20, 20);
-        quiet = Duration.ofSeconds(integer("quiet", 15, 30));
-        quietSettle = Duration.ofSeconds(integer("quiet-settle", 5, 10));
+        quiet = Duration.ofSeconds(integer("quiet", 5, 30));
+        quietSettle = Duration.ofSeconds(integer("quiet-settle", 3, 10));
         hostile = integer("hostile", 10_000, 30_000, 0);
         hostileRate = integer("hostile-rate", 400, 400);
         hostileConcurrency = integer("hostile-concurrency", 24, 24);
