@@ -7,10 +7,10 @@
 # usage: bench/torture.sh [--ci]
 #   (default)  the full run, about 12 minutes, on a throwaway PostgreSQL cluster of its own (initdb in a temporary
 #              folder, removed at the end), so that PostgreSQL can really be restarted under load
-#   --ci       the size `mvn -B verify` runs (about 1.5 minutes) on the test database; a proxy cut stands in for the
+#   --ci       the size `mvn -B verify` runs (about 1.5 minutes) on <test database>_torture; a proxy cut stands in for the
 #              restart of the shared PostgreSQL
 # Settings (environment): every TORTURE_* of docs/torture.md (e.g. TORTURE_ORIGIN_REFUSING=5m), TORTURE_PG_PORT
-# (55433: the throwaway cluster), BUFFER_TEST_DATABASE (--ci: the test database).
+# (55433: the throwaway cluster), BUFFER_TEST_DATABASE (--ci: <its value>_torture, made afresh).
 # Needs Java 17+, Maven and PostgreSQL's server binaries (/usr/lib/postgresql/*/bin); Redis on 127.0.0.1:6379. The
 # table is printed and left in target/torture/summary.md beside the service's logs. Exit status 0 only when every
 # check passed. Local only: everything listens on and talks to 127.0.0.1, and every process it starts is stopped.

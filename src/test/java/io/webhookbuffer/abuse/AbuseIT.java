@@ -11,7 +11,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+import io.webhookbuffer.testsupport.Lanes;
 
 /**
  * The abuse suite (issue 15 item 6; docs/abuse.md): the packaged service, run with the container image's JVM flags
@@ -25,6 +29,8 @@ import org.junit.jupiter.api.Test;
  * {@code bench/abuse.sh --uploads} the issue's done-when shape alone (64 connections pushing 15 MB unsigned bodies to a
  * small-limit tenant and to unknown tenants, the p99 within 2x).
  */
+@Order(Order.DEFAULT + 2) // last in its lane (docs/testing.md): the light tests are done by then
+@ResourceLock(Lanes.CORES)
 class AbuseIT {
 
     @Test

@@ -14,16 +14,25 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.webhookbuffer.local.LocalServersConfigSourceFactory;
+import io.webhookbuffer.testsupport.Lanes;
 
 /**
  * Keeps the benchmark from rotting: {@code bench/run.sh --scenario smoke} (a few seconds, 100 requests/s) against
  * the packaged service, its own database and the counting origin, and the summary it prints must parse and show
  * zero lost events. Never a speed: the figures are the benchmark's to report, not a test's to assert.
+ *
+ * <p>It runs beside the light packaged-service tests (failsafe's lanes, docs/testing.md), never beside another that
+ * loads the cores (its build does): its build, database, ports and processes are its own.
  */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(Lanes.CORES)
 class BenchSmokeIT {
 
     @Test

@@ -29,13 +29,16 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.ratelimit.LeasedWindow;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
+import io.webhookbuffer.testsupport.Lanes;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.RoundRobinProxy;
 import io.webhookbuffer.testsupport.ServiceProcess;
@@ -49,6 +52,8 @@ import io.webhookbuffer.testsupport.Signed;
  * reaches the origin (also what the dead replica held); no tenant ever has two batches in flight; each quiet tenant's
  * events arrive in the order they were acknowledged.
  */
+@ResourceLock(Lanes.CORES) // three services and four senders: never beside the torture (docs/testing.md)
+@Order(Order.DEFAULT + 1) // after the light tests of its lane, which need not wait for the lock
 class ThreeReplicasIT {
 
     private static final String SECRET = "three-replicas-webhook-secret";

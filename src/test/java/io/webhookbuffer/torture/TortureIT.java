@@ -12,6 +12,11 @@ import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+import io.webhookbuffer.testsupport.Lanes;
 
 /**
  * The torture suite (issue 14): steady signed load against the packaged service while faults come one after
@@ -20,12 +25,18 @@ import org.junit.jupiter.api.Test;
  * makes it answer 500, SIGTERM under load and restart — then the checks below and one table (printed, and written to
  * {@code target/torture/summary.md}).
  *
- * <p>In {@code mvn -B verify} it runs the CI size (about two minutes; a short proxy cut stands in for the restart of
+ * <p>In {@code mvn -B verify} it runs the CI size (about a minute and a half; a short proxy cut stands in for the restart of
  * the shared PostgreSQL). {@code bench/torture.sh} runs the full size on a throwaway PostgreSQL cluster with a real
  * restart; sizes and settings are in {@link TortureSettings} and docs/torture.md.
  *
  * <p>Checks that fail on 63fcc2b (before issue 14's fixes), and why, are marked "63fcc2b:" below.
+ *
+ * <p>It runs beside the light packaged-service tests (failsafe's lanes, docs/testing.md), never beside another that
+ * loads the cores: its service, its proxies and its tenants are its own (its datasource URL names its proxy, so no
+ * other service shares its rate windows), and most of its time is spent waiting out the faults.
  */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(Lanes.CORES)
 class TortureIT {
 
     @Test

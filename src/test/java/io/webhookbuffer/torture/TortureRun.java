@@ -14,6 +14,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,7 +83,7 @@ final class TortureRun implements AutoCloseable {
         this.settings = settings;
         this.database = settings.pgPort
                 .map(port -> new LocalServers.Endpoint("127.0.0.1", port, settings.pgDatabase, "postgres", false))
-                .orElseGet(ServiceProcess::postgres);
+                .orElseGet(TortureRun::databaseOfItsOwn);
         secrets.put("control secret", Signed.CONTROL_SECRET);
         secrets.put("origin token", "torture-origin-token-" + UUID.randomUUID());
         secrets.put("batch signing secret", "torture-batch-secret-" + UUID.randomUUID());
@@ -336,6 +337,24 @@ final class TortureRun implements AutoCloseable {
 
     private Array tenantArray(Connection c) throws SQLException {
         return c.createArrayOf("text", tenants.keySet().toArray());
+    }
+
+    /**
+     * CI: {@code <test database>_torture} on the test PostgreSQL, made afresh. The run shares the machine with the other
+     * packaged-service tests (failsafe's lanes, docs/testing.md), and a service drains every tenant of its database: on
+     * the test database theirs would deliver this run's events to their origins, and this one theirs.
+     */
+    private static LocalServers.Endpoint databaseOfItsOwn() {
+        LocalServers.Endpoint test = ServiceProcess.postgres();
+        String name = test.database() + "_torture";
+        String url = "jdbc:postgresql://" + test.host() + ":" + test.port() + "/postgres";
+        try (Connection c = DriverManager.getConnection(url, test.user(), ""); Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS \"" + name + "\" WITH (FORCE)");
+            st.execute("CREATE DATABASE \"" + name + "\"");
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not make the torture's database " + name + " at " + url, e);
+        }
+        return new LocalServers.Endpoint(test.host(), test.port(), name, test.user(), false);
     }
 
     private Connection connect() throws SQLException {

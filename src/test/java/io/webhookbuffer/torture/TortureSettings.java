@@ -43,7 +43,10 @@ final class TortureSettings {
     final Duration leaseTtl;
     /** How long after the fault's end the first 202 may come. */
     final Duration recoveryBound;
-    /** Full run: the throwaway cluster the service runs on (bench/torture.sh makes it); empty: the test database. */
+    /**
+     * Full run: the throwaway cluster the service runs on (bench/torture.sh makes it); empty: a database of its own on
+     * the test PostgreSQL, {@code <test database>_torture}.
+     */
     final Optional<Integer> pgPort;
     final String pgDatabase;
     /** Full run: restarts that cluster (a real PostgreSQL restart); empty: the proxy stand-in. */
