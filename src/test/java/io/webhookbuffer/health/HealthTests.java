@@ -6,20 +6,16 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.InjectProxy;
 import io.webhookbuffer.testsupport.InjectRedisProxy;
-import io.webhookbuffer.testsupport.PostgresProxyResource;
-import io.webhookbuffer.testsupport.RedisProxyResource;
+import io.webhookbuffer.testsupport.ProxiedDependenciesProfile;
 import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.TcpProxy;
 
@@ -29,7 +25,7 @@ import io.webhookbuffer.testsupport.TcpProxy;
  * startup stay UP through both. Both dependencies sit behind proxies the test cuts.
  */
 @QuarkusTest
-@TestProfile(HealthTests.ProxiedDependencies.class)
+@TestProfile(ProxiedDependenciesProfile.class)
 class HealthTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -38,19 +34,6 @@ class HealthTests {
     private static final double STALE_SECONDS = 6;
     /** Our check among the readiness checks (Quarkus adds "Graceful Shutdown", quarkus.shutdown.delay-enabled). */
     private static final String POSTGRESQL = "checks.find { it.name == 'postgresql' }";
-
-    public static class ProxiedDependencies implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("buffer.health.timeout", "1s", "buffer.health.redis-interval", "500ms");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(PostgresProxyResource.class),
-                    new TestResourceEntry(RedisProxyResource.class));
-        }
-    }
 
     @InjectProxy
     TcpProxy postgres;

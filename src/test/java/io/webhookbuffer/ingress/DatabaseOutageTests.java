@@ -13,7 +13,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import jakarta.inject.Inject;
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.sqlclient.PoolOptions;
@@ -32,7 +30,7 @@ import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.InjectProxy;
-import io.webhookbuffer.testsupport.PostgresProxyResource;
+import io.webhookbuffer.testsupport.ProxiedDependenciesProfile;
 import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.TcpProxy;
 
@@ -42,27 +40,11 @@ import io.webhookbuffer.testsupport.TcpProxy;
  * database through a proxy the test can cut.
  */
 @QuarkusTest
-@TestProfile(DatabaseOutageTests.ProxiedDatabase.class)
+@TestProfile(ProxiedDependenciesProfile.class)
 class DatabaseOutageTests {
 
-    public static class ProxiedDatabase implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("buffer.queue.write-timeout", WRITE_TIMEOUT.toMillis() + "ms",
-                    "buffer.actor.mailbox-capacity", "2");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(PostgresProxyResource.class));
-        }
-    }
-
-    /**
-     * Long enough that both stalled events are surely in the mailbox before the first of them times out, on a slow
-     * machine too (at 1 s, CI once saw the first answered before the second arrived: the mailbox never held two).
-     */
-    private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(3);
+    /** buffer.queue.write-timeout here; the tenant's mailbox holds 2 events. */
+    private static final Duration WRITE_TIMEOUT = ProxiedDependenciesProfile.WRITE_TIMEOUT;
 
     /** The pool's wait for a connection (Quarkus has no key for it: Vert.x's default). */
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(PoolOptions.DEFAULT_CONNECTION_TIMEOUT);

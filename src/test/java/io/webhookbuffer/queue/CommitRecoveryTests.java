@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -28,7 +25,7 @@ import io.webhookbuffer.testsupport.BusyPool;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.InjectProxy;
-import io.webhookbuffer.testsupport.PostgresProxyResource;
+import io.webhookbuffer.testsupport.ProxiedDependenciesProfile;
 import io.webhookbuffer.testsupport.TcpProxy;
 
 /**
@@ -36,27 +33,11 @@ import io.webhookbuffer.testsupport.TcpProxy;
  * see. The app reaches PostgreSQL through a proxy the test cuts; the test reads the database directly.
  */
 @QuarkusTest
-@TestProfile(CommitRecoveryTests.ProxiedDatabase.class)
+@TestProfile(ProxiedDependenciesProfile.class)
 class CommitRecoveryTests {
 
-    private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration HEALTH_TIMEOUT = ProxiedDependenciesProfile.HEALTH_TIMEOUT;
     private static final long LOCK = 7_140_214L;
-
-    public static class ProxiedDatabase implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // A look at changed rows reloads a tenant changed in the last ten seconds (TenantDirectory's LOOK_BACK);
-            // while PostgreSQL is cut off such a reload fails and forgets it, and the next event's lookup would then
-            // race the reconnection. The tests here are about commits: no looks.
-            return Map.of("buffer.health.timeout", HEALTH_TIMEOUT.toMillis() + "ms",
-                    "buffer.tenants.cache-refresh", "1h");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(PostgresProxyResource.class));
-        }
-    }
 
     @InjectProxy
     TcpProxy proxy;

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.ratelimit.LeasedWindow;
@@ -24,7 +23,7 @@ import io.webhookbuffer.ratelimit.LeasedWindow.LeaseRequest;
 import io.webhookbuffer.ratelimit.LeasedWindow.Taken;
 import io.webhookbuffer.ratelimit.LeasedWindow.Wait;
 import io.webhookbuffer.testsupport.InjectRedisProxy;
-import io.webhookbuffer.testsupport.RedisProxyResource;
+import io.webhookbuffer.testsupport.ProxiedDependenciesProfile;
 import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TcpProxy;
@@ -35,22 +34,10 @@ import io.webhookbuffer.testsupport.TestTenants;
  * admitting exactly its limit (each alone would admit all of it), and ingest on the local share while Redis is cut.
  */
 @QuarkusTest
-@TestProfile(SharedWindowTests.ProxiedRedis.class)
+@TestProfile(ProxiedDependenciesProfile.class)
 class SharedWindowTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(15);
-
-    public static class ProxiedRedis implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("buffer.health.redis-interval", "500ms");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(RedisProxyResource.class));
-        }
-    }
 
     @Inject
     SharedWindows leases;
