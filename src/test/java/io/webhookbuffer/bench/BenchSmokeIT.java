@@ -52,6 +52,7 @@ class BenchSmokeIT {
         try {
             assertTrue(run.waitFor(5, TimeUnit.MINUTES), "bench/run.sh did not finish; see " + log);
         } finally {
+            run.descendants().forEach(ProcessHandle::destroyForcibly); // its build, origin and buffer: no orphans
             run.destroyForcibly();
         }
         assertEquals(0, run.exitValue(), "bench/run.sh failed; see " + log);
