@@ -29,7 +29,14 @@ class FastLoopTests {
 
     @Test
     void theFastLoopsExcludesFileListsEveryClassThatBootsTheApplication() throws IOException {
-        assertEquals(annotated(), listed(), "src/test/boots-the-app.txt against the classes that boot the app");
+        Set<String> annotated = annotated();
+        Set<String> listed = listed();
+        Set<String> missing = new TreeSet<>(annotated);
+        missing.removeAll(listed);
+        Set<String> extra = new TreeSet<>(listed);
+        extra.removeAll(annotated);
+        assertEquals(Set.of(), missing, "boot the application: add them to " + LIST);
+        assertEquals(Set.of(), extra, "listed in " + LIST + " but gone or no longer booting the application: remove");
     }
 
     private static Set<String> listed() throws IOException {
