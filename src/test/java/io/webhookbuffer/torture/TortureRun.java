@@ -264,7 +264,7 @@ final class TortureRun implements AutoCloseable {
         service = port == 0 ? ServiceProcess.start(name, env) : ServiceProcess.start(name, port, env);
         logs.add(Path.of("target", name + ".log"));
         URI ready = URI.create("http://127.0.0.1:" + service.port() + "/q/health/ready");
-        long deadline = System.currentTimeMillis() + 90_000;
+        long deadline = System.currentTimeMillis() + 180_000; // as ServiceProcess.awaitReady: a loaded machine's start
         while (!isReady(ready)) {
             if (!service.isAlive() || System.currentTimeMillis() > deadline) {
                 throw new IllegalStateException("the service did not become ready; see " + logs.get(logs.size() - 1));
