@@ -36,7 +36,8 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
         boolean toleranceGiven, Integer toleranceSeconds, boolean customSchemeGiven, String customScheme,
         boolean billingAnchorGiven, OffsetDateTime billingAnchor, String billingCadence, boolean originTokenGiven,
         String originToken, boolean originSigningSecretGiven, String originSigningSecret,
-        boolean maxQueuedBytesGiven, Long maxQueuedBytes, boolean senderRetriesGiven, String senderRetries) {
+        boolean maxQueuedBytesGiven, Long maxQueuedBytes, boolean senderRetriesGiven, String senderRetries,
+        Boolean trustTraceContext) {
 
     static final int MAX_SECRET_LENGTH = 512;
     static final int MAX_RATE_LIMIT = 1_000_000;
@@ -47,7 +48,7 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
     private static final Set<String> FIELDS = Set.of("active", "provider", "secrets", "rateLimit", "rateWindowSeconds",
             "maxBodyBytes", "originUrl", "deliveryRate", "publicUrl", "toleranceSeconds", "customScheme",
             "billingAnchor", "billingCadence", "originToken", "originSigningSecret", "maxQueuedBytes",
-            "senderRetries");
+            "senderRetries", "trustTraceContext");
     static final int MAX_URL_LENGTH = 2048;
 
     static TenantCommand parse(ObjectMapper json, byte[] body, long maxBodyCeiling) {
@@ -79,7 +80,7 @@ record TenantCommand(Boolean active, String provider, List<String> secrets, Inte
                 root.has("originToken"), credential(root, "originToken"),
                 root.has("originSigningSecret"), credential(root, "originSigningSecret"),
                 root.has("maxQueuedBytes"), nullableLong(root, "maxQueuedBytes", 1, MAX_QUEUED_BYTES),
-                root.has("senderRetries"), senderRetries(root));
+                root.has("senderRetries"), senderRetries(root), bool(root, "trustTraceContext"));
     }
 
     /** What the sender does after a refusal: {@code never}, {@code briefly} or {@code long}; null for its provider's. */

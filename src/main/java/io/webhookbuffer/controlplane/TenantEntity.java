@@ -83,6 +83,10 @@ public class TenantEntity extends PanacheEntityBase {
     @Column(name = "sender_retries")
     public String senderRetries;
 
+    /** Whether the sender's {@code traceparent} parents its ingest span (docs/operations.md "Tracing"). */
+    @Column(name = "trust_trace_context")
+    public boolean trustTraceContext;
+
     /** The origin's base URL for this tenant; null means {@code buffer.origin.base-url}. */
     @Column(name = "origin_url")
     public String originUrl;

@@ -201,6 +201,7 @@ public class TenantStore {
         entity.maxBodyBytes = command.maxBodyBytes();
         entity.maxQueuedBytes = command.maxQueuedBytes();
         entity.senderRetries = command.senderRetries();
+        entity.trustTraceContext = Boolean.TRUE.equals(command.trustTraceContext());
         entity.originUrl = command.originUrl();
         entity.originToken = command.originToken();
         entity.originSigningSecret = command.originSigningSecret();
@@ -265,6 +266,9 @@ public class TenantStore {
         }
         if (command.senderRetriesGiven()) {
             entity.senderRetries = command.senderRetries();
+        }
+        if (command.trustTraceContext() != null) {
+            entity.trustTraceContext = command.trustTraceContext();
         }
     }
 

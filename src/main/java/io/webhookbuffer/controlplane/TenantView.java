@@ -17,14 +17,14 @@ import io.webhookbuffer.verify.SenderRetries;
  * own origin token and batch signing secret ({@code originTokenFingerprint}, {@code originSigningSecretFingerprint},
  * null when unset). {@code senderRetries} is the tenant's own setting (null: its provider's, docs/providers.md);
  * {@code overLimit} is what that makes of an event over the rate limit: {@code store} (202, paced) or {@code refuse}
- * (429).
+ * (429). {@code trustTraceContext}: whether the sender's {@code traceparent} parents its ingest span.
  */
 public record TenantView(String tenantId, boolean active, boolean paused, String provider, int secretCount,
         List<String> secretFingerprints, int rateLimit, int rateWindowSeconds, Integer maxBodyBytes,
         String originUrl, String originTokenFingerprint, String originSigningSecretFingerprint, Integer deliveryRate,
         OffsetDateTime billingAnchor, String billingCadence, OffsetDateTime createdAt, OffsetDateTime updatedAt,
         String publicUrl, Integer toleranceSeconds, @JsonRawValue String customScheme, Long maxQueuedBytes,
-        String senderRetries, String overLimit) {
+        String senderRetries, String overLimit, boolean trustTraceContext) {
 
     /** The view of an entity whose secrets are opened ({@link TenantEntity#secrets}). */
     static TenantView of(TenantEntity e) {
@@ -33,7 +33,7 @@ public record TenantView(String tenantId, boolean active, boolean paused, String
                 e.maxBodyBytes, e.originUrl, fingerprint(e.originToken), fingerprint(e.originSigningSecret),
                 e.deliveryRate, e.billingAnchor == null ? null : e.billingAnchor.withOffsetSameInstant(ZoneOffset.UTC),
                 e.billingCadence, e.createdAt, e.updatedAt, e.publicUrl, e.toleranceSeconds, e.customScheme,
-                e.maxQueuedBytes, e.senderRetries, overLimit(e));
+                e.maxQueuedBytes, e.senderRetries, overLimit(e), e.trustTraceContext);
     }
 
     private static String overLimit(TenantEntity e) {

@@ -34,13 +34,16 @@ import io.webhookbuffer.egress.EgressClient;
 import io.webhookbuffer.egress.OriginTrust;
 import io.webhookbuffer.egress.RefusedAddress;
 import io.webhookbuffer.queue.QueuedEvent;
+import io.webhookbuffer.trace.BatchTrace;
+import io.webhookbuffer.trace.Tracing;
 
 /**
  * POSTs one tenant's batch to {@code {origin}/internal/webhooks/batch} as the contract says: bearer token, JSON
  * {@code {"events": [...]}}, {@code rawBody} as text when the bytes are valid UTF-8 else {@code rawBodyBase64}, and
  * when a signing secret is set, {@code X-Buffer-Timestamp} and {@code X-Buffer-Signature} = hex
  * HMAC-SHA256(secret, "{timestamp}.{body}"). Token and secret are the destination's: the global ones for the global
- * origin, the tenant's own for a tenant's own origin.
+ * origin, the tenant's own for a tenant's own origin. With tracing on, the request carries its span's W3C
+ * {@code traceparent} and each event its own ingest span's ({@code "traceparent"}, docs/delivery.md).
  */
 @ApplicationScoped
 public class OriginClient {
@@ -51,8 +54,11 @@ public class OriginClient {
     private final ObjectMapper json;
     private final OriginConfig origin;
     private final DeliveryConfig config;
+    private final Tracing tracing;
 
-    public OriginClient(Vertx vertx, ObjectMapper json, OriginConfig origin, DeliveryConfig config, OriginTrust trust) {
+    public OriginClient(Vertx vertx, ObjectMapper json, OriginConfig origin, DeliveryConfig config, OriginTrust trust,
+            Tracing tracing) {
+        this.tracing = tracing;
         // A redirect is an answer, never a delivery (EgressClient follows none): following a 303 would send the batch
         // (and the token) as a GET elsewhere and take that 200 for the origin's. A 3xx is retried like any answer but
         // a 2xx. Every connection is checked against the origin trust rules on the address it is made to. The pool
@@ -80,6 +86,10 @@ public class OriginClient {
             List<QueuedEvent> batch) {
         byte[] body = batchBody(tenantId, provider, batch);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "application/json");
+        BatchTrace trace = tracing.delivery(tenantId, provider, batch.size(), i -> batch.get(i).traceParent());
+        if (trace != BatchTrace.OFF) {
+            headers.add(Tracing.TRACEPARENT, trace.traceParent());
+        }
         if (credentials.token() != null) {
             headers.add("Authorization", "Bearer " + credentials.token());
         }
@@ -93,12 +103,27 @@ public class OriginClient {
         // The client bounds the whole exchange, so an origin that trickles bytes cannot hold a batch (and its tenant's
         // lease) open; this bounds it once more, should the client's own timer not fire.
         long timeout = config.requestTimeout().toMillis();
-        return Uni.createFrom().completionStage(() -> client.send(HttpMethod.POST, baseUrl + BATCH_PATH, headers,
-                Buffer.buffer(body), timeout).toCompletionStage())
+        Uni<OriginResponse> answered = Uni.createFrom().completionStage(() -> client.send(HttpMethod.POST,
+                baseUrl + BATCH_PATH, headers, Buffer.buffer(body), timeout).toCompletionStage())
                 .map(this::toResponse)
                 .ifNoItem().after(config.requestTimeout().plusMillis(500))
                 .recoverWithItem(() -> OriginResponse.noAnswer("no complete answer within " + config.requestTimeout()))
                 .onFailure().recoverWithItem(OriginClient::failed);
+        return trace == BatchTrace.OFF ? answered : answered.map(response -> {
+            trace.delivered(response.status(), outcome(response), response.success());
+            return response.traced(trace); // the drain logs what it makes of the answer with the span's ids
+        });
+    }
+
+    /** What a batch's answer means, as its span says ({@code buffer.outcome}). */
+    static String outcome(OriginResponse response) {
+        if (response.success()) {
+            return response.rejected().isEmpty() ? "delivered" : "delivered_some_rejected";
+        }
+        if (response.status() == 0) {
+            return response.unreachable() ? "unreachable" : "no_answer";
+        }
+        return response.refused() ? "refused" : "retry";
     }
 
     /**
@@ -129,6 +154,9 @@ public class OriginClient {
             Utf8.putRawBody(event, e.body());
             event.put("headers", new JsonObject(e.headersJson()).getMap());
             event.put("attempts", e.attempts() + 1);
+            if (e.traceParent() != null) {
+                event.put(Tracing.TRACEPARENT, e.traceParent()); // the event's own trace, for the origin to continue
+            }
             events.add(event);
         }
         try {

@@ -3,18 +3,29 @@ package io.webhookbuffer.delivery;
 import java.util.Map;
 
 import io.webhookbuffer.common.UntrustedText;
+import io.webhookbuffer.trace.BatchTrace;
 
 /**
  * The origin's answer to one batch. {@code status} is 0 when there was no HTTP answer (connection refused, reset,
  * timeout); {@code unreachable} says the connection itself could not be made (nothing reached the origin, so the
  * failure cannot be the batch's); {@code rejected} maps eventId → reason for events a 2xx answer refused
- * individually.
+ * individually. {@code trace} is the batch's span (ended), whose ids the drain's lines about the answer carry.
  */
 public record OriginResponse(int status, long retryAfterMillis, Map<String, String> rejected, String error,
-        boolean unreachable) {
+        boolean unreachable, BatchTrace trace) {
+
+    public OriginResponse(int status, long retryAfterMillis, Map<String, String> rejected, String error,
+            boolean unreachable) {
+        this(status, retryAfterMillis, rejected, error, unreachable, BatchTrace.OFF);
+    }
 
     public OriginResponse(int status, long retryAfterMillis, Map<String, String> rejected, String error) {
         this(status, retryAfterMillis, rejected, error, false);
+    }
+
+    /** This answer, with the span of the batch it answers. */
+    OriginResponse traced(BatchTrace batchTrace) {
+        return new OriginResponse(status, retryAfterMillis, rejected, error, unreachable, batchTrace);
     }
 
     /** Sent, or maybe sent, but no complete answer: a reset or a timeout. */

@@ -245,7 +245,8 @@ final class TenantDrain {
         return lane.watch(exchange, clock, slots.slowAfterMillis())
                 .invoke(response -> slow = lane.crossed())
                 .invoke(this::observe)
-                .flatMap(response -> outcomes.decide(lease, isolation, base, batch, response, isolationTry));
+                .flatMap(response -> response.trace().inLogContext(
+                        () -> outcomes.decide(lease, isolation, base, batch, response, isolationTry)));
     }
 
     /** Once per drain: a tenant origin that gets no credentials is likely waiting for them (docs/delivery.md). */

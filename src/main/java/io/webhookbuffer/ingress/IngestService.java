@@ -18,6 +18,8 @@ import io.webhookbuffer.actor.TenantActors;
 import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
+import io.webhookbuffer.trace.IngestTrace;
+import io.webhookbuffer.trace.Tracing;
 import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageMetric;
 import io.webhookbuffer.verify.AsanaHandshake;
@@ -50,10 +52,12 @@ public class IngestService {
     private final IngressListener listener;
     private final int offloadBytes;
     private final SecretHandshakes secretHandshakes;
+    private final Tracing tracing;
 
     public IngestService(TenantActors actors, IngressConfig config, UsageCounters usage, VerificationPool pool,
-            VerificationBudget budget, IngressListener listener, SecretHandshakes secretHandshakes) {
+            VerificationBudget budget, IngressListener listener, SecretHandshakes secretHandshakes, Tracing tracing) {
         this.actors = actors;
+        this.tracing = tracing;
         this.secretHandshakes = secretHandshakes;
         this.listener = listener;
         this.usage = usage;
@@ -73,13 +77,35 @@ public class IngestService {
      */
     public CompletionStage<IngestAnswer> admit(IngressGate.Admitted admitted, Function<String, String> headers,
             long receivedAt) {
-        CompletionStage<IngestAnswer> decided = decide(admitted, headers, receivedAt);
-        return Providers.answersWithoutBody(admitted.tenant().provider()) ? decided.thenApply(IngestAnswer::bodiless)
-                : decided;
+        Tenant tenant = admitted.tenant();
+        // The ingest span (docs/operations.md "Tracing"): started where the request is decided, ended with the answer.
+        IngestTrace trace = tracing.ingest(tenant.id(), tenant.provider(), tenant.trustTraceContext(), headers);
+        trace.logContext();
+        CompletionStage<IngestAnswer> decided;
+        try {
+            decided = decide(admitted, headers, receivedAt, trace);
+        } catch (RuntimeException e) {
+            ended(trace, null);
+            throw e;
+        }
+        decided = Providers.answersWithoutBody(tenant.provider()) ? decided.thenApply(IngestAnswer::bodiless) : decided;
+        return trace == IngestTrace.OFF ? decided : decided.whenComplete((answer, failure) -> ended(trace, answer));
+    }
+
+    /** Ends the ingest span with the answer the request gets (a failed decision is answered 503). */
+    private static void ended(IngestTrace trace, IngestAnswer decided) {
+        try {
+            IngestAnswer answer = decided != null ? decided : IngestAnswer.unavailable(0);
+            trace.end(answer.status(), answer.outcome() == null ? null : answer.outcome().label(),
+                    answer.reply() == null ? null : answer.reply().eventId());
+        } catch (RuntimeException e) {
+            // Failure policy: a span is never worth an answer; the request is answered as if it were not traced.
+            LOG.debugf("ingest span not ended: %s", e.toString());
+        }
     }
 
     private CompletionStage<IngestAnswer> decide(IngressGate.Admitted admitted, Function<String, String> headers,
-            long receivedAt) {
+            long receivedAt, IngestTrace trace) {
         Tenant tenant = admitted.tenant();
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
         UsageCounters.Tally tally = usage.of(tenant.id());
@@ -107,7 +133,7 @@ public class IngestService {
             // is under a flood of bad signatures and its guarded slots are taken. A provider retries a 503.
             return done(IngestAnswer.verificationBusy());
         }
-        return checked.thenCompose(c -> verified(tenant, headers, receivedAt, verifier, c, tally));
+        return checked.thenCompose(c -> verified(tenant, headers, receivedAt, verifier, c, tally, trace));
     }
 
     /**
@@ -208,7 +234,7 @@ public class IngestService {
     }
 
     private CompletionStage<IngestAnswer> verified(Tenant tenant, Function<String, String> headers, long receivedAt,
-            SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally) {
+            SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally, IngestTrace trace) {
         VerificationFailure failure = checked.failure();
         if (failure != VerificationFailure.NONE) {
             tally.increment(UsageMetric.REJECTED_SIGNATURE);
@@ -226,7 +252,7 @@ public class IngestService {
         }
         String key = checked.key() != null ? checked.key() : key(verifier, headers, body);
         IncomingEvent event = new IncomingEvent(tenant.id(), key, body, contentType(headers),
-                forwardedHeaders(headers), receivedAt);
+                forwardedHeaders(headers), receivedAt, trace.traceParent());
         return actors.ingest(tenant, event).thenApply(result -> {
             count(tally, result, body.length);
             return IngestAnswer.of(result);

@@ -20,6 +20,7 @@ import io.webhookbuffer.ingress.IngressReply;
 import io.webhookbuffer.ingress.QuarkusHttpInternals;
 import io.webhookbuffer.ingress.RequestLog;
 import io.webhookbuffer.tenant.Tenant;
+import io.webhookbuffer.trace.IngestTrace;
 
 /**
  * Request ids and log context. Every request gets an id (the caller's {@code X-Request-ID} when it is a plain token
@@ -108,6 +109,8 @@ public class RequestLogging implements RequestLog {
         MDC.remove(EVENT_ID);
         MDC.remove(TENANT_ID);
         MDC.remove(REQUEST_ID);
+        MDC.remove(IngestTrace.TRACE_ID); // put by the ingest span (IngestService), when tracing is on
+        MDC.remove(IngestTrace.SPAN_ID);
     }
 
     /** The tenant id in an ingest or tenant command path, when it is a valid id. */

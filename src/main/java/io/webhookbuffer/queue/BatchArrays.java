@@ -8,7 +8,7 @@ import java.util.function.IntFunction;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
 
-/** A batch of events as the parallel arrays the group-commit statement unnests ($1..$6). */
+/** A batch of events as the parallel arrays the group-commit statement unnests ($1..$7). */
 final class BatchArrays {
 
     private BatchArrays() {
@@ -22,6 +22,7 @@ final class BatchArrays {
         String[] contentTypes = new String[n];
         String[] headers = new String[n];
         OffsetDateTime[] receivedAt = new OffsetDateTime[n];
+        String[] traceParents = new String[n];
         for (int i = 0; i < n; i++) {
             IncomingEvent e = event.apply(i);
             tenants[i] = e.tenantId();
@@ -30,7 +31,8 @@ final class BatchArrays {
             contentTypes[i] = e.contentType();
             headers[i] = e.headersJson();
             receivedAt[i] = OffsetDateTime.ofInstant(Instant.ofEpochMilli(e.receivedAtMillis()), ZoneOffset.UTC);
+            traceParents[i] = e.traceParent();
         }
-        return Tuple.of(tenants, ids, bodies, contentTypes, headers, receivedAt);
+        return Tuple.of(tenants, ids, bodies, contentTypes, headers, receivedAt).addArrayOfString(traceParents);
     }
 }

@@ -20,8 +20,9 @@ final class CommitSql {
     private static final String CLAIM = """
             WITH input AS (
                 SELECT DISTINCT ON (tenant_id, event_id) *
-                FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[], $6::timestamptz[])
-                     AS t(tenant_id, event_id, body, content_type, headers, received_at)
+                FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[], $6::timestamptz[],
+                            $7::text[])
+                     AS t(tenant_id, event_id, body, content_type, headers, received_at, trace_parent)
             ), locked AS MATERIALIZED (
                 SELECT count(*) AS tenants FROM (
                     SELECT pg_advisory_xact_lock(%d, k) FROM (
@@ -37,8 +38,10 @@ final class CommitSql {
             """.formatted(LOCK_SPACE, LOCK_BUCKET);
 
     private static final String QUEUE_INSERT = """
-            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at)
-            SELECT i.tenant_id, i.event_id, i.body, i.content_type, i.headers::jsonb, i.received_at, i.received_at
+            INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at,
+                                     trace_parent)
+            SELECT i.tenant_id, i.event_id, i.body, i.content_type, i.headers::jsonb, i.received_at, i.received_at,
+                   i.trace_parent
             FROM input i JOIN dedupe d ON d.tenant_id = i.tenant_id AND d.event_id = i.event_id
             RETURNING tenant_id, event_id""";
 

@@ -38,7 +38,7 @@ public class DrainStore {
      */
     private static final String HEAD_COLUMNS = " q.id, q.event_id, q.body, q.content_type, q.headers::text AS headers,"
             + " q.received_at, q.attempts, q.next_attempt_at, q.failures, q.isolated_at,"
-            + " q.waits, greatest(q.received_at, q.deliverable_since,"
+            + " q.waits, q.trace_parent, greatest(q.received_at, q.deliverable_since,"
             + " (SELECT ds.deliverable_since FROM tenants ds WHERE ds.tenant_id = $1)) AS deliverable_since\n";
 
     /**
@@ -263,7 +263,7 @@ public class DrainStore {
                     r.getString("content_type"), r.getString("headers"), r.getOffsetDateTime("received_at"),
                     r.getInteger("attempts"), r.getOffsetDateTime("next_attempt_at"), r.getInteger("failures"),
                     epochMillis(r.getOffsetDateTime("isolated_at")), r.getInteger("waits"),
-                    epochMillis(r.getOffsetDateTime("deliverable_since"))));
+                    epochMillis(r.getOffsetDateTime("deliverable_since")), r.getString("trace_parent")));
         }
         return out;
     }

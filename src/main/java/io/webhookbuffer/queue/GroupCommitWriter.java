@@ -26,6 +26,8 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import io.webhookbuffer.trace.BatchTrace;
+import io.webhookbuffer.trace.Tracing;
 
 /**
  * Writes events to PostgreSQL with group commit: events that arrive while a commit is in flight share the next
@@ -96,6 +98,17 @@ public class GroupCommitWriter implements EventWriter {
             return i;
         }
 
+        /** How many of its events this commit stored (for its span). */
+        int stored() {
+            int stored = 0;
+            for (StoreOutcome outcome : outcomes) {
+                if (outcome == StoreOutcome.STORED) {
+                    stored++;
+                }
+            }
+            return stored;
+        }
+
         /** Answered already: by the sweeper (timed out), never partly. */
         boolean answered() {
             return batch.get(0).answered.get();
@@ -118,10 +131,12 @@ public class GroupCommitWriter implements EventWriter {
     private final AtomicInteger commitsInFlight = new AtomicInteger();
     private final BatchStats stats = new BatchStats();
     private final CommitListener listener;
+    private final Tracing tracing;
     private volatile boolean stopping;
 
-    public GroupCommitWriter(Pool pool, Vertx vertx, QueueConfig config, CommitListener listener) {
+    public GroupCommitWriter(Pool pool, Vertx vertx, QueueConfig config, CommitListener listener, Tracing tracing) {
         this.pool = pool;
+        this.tracing = tracing;
         this.listener = listener;
         this.maxBatchSize = config.maxBatchSize();
         this.maxConcurrentCommits = config.maxConcurrentCommits();
@@ -192,6 +207,7 @@ public class GroupCommitWriter implements EventWriter {
     private void commit(List<Pending> batch) {
         InFlight commit = new InFlight(batch);
         inFlight.add(commit);
+        BatchTrace trace = tracing.commit(batch.size(), i -> batch.get(i).event.traceParent());
         SqlConnection held = kept.take();
         Future<SqlConnection> acquired = held != null ? Future.succeededFuture(held) : pool.getConnection();
         attempt(commit, acquired, false)
@@ -203,6 +219,7 @@ public class GroupCommitWriter implements EventWriter {
                     lastCommitSucceeded = result.succeeded();
                     stats.record(batch.size(), nanos);
                     listener.committed(batch.size(), nanos);
+                    trace.committed(result.succeeded(), commit.stored());
                     inFlight.remove(commit);
                     // The slot is freed only when the database has answered (or the connection was closed by the
                     // sweeper), so a hung database cannot collect an unbounded number of concurrent commits.

@@ -31,11 +31,13 @@ import io.webhookbuffer.verify.SignatureVerifier;
  *        with the row, so a handshake outside a window is refused from memory, with no query
  * @param senderRetries what the tenant's sender does after a refusal, as the tenant set it; null means its provider's
  *        ({@link Providers#retries}): it decides what the rate limit means ({@link #storesOverLimit()})
+ * @param trustTraceContext whether the sender's own {@code traceparent} becomes the parent of its ingest span (false:
+ *        a new trace, the sender's only linked; docs/operations.md "Tracing")
  */
 public record Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
         int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
         Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials,
-        Long maxQueuedBytes, Instant handshakeClosesAt, SenderRetries senderRetries) {
+        Long maxQueuedBytes, Instant handshakeClosesAt, SenderRetries senderRetries, boolean trustTraceContext) {
 
     public static final Pattern ID_PATTERN = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
     /**
@@ -56,6 +58,16 @@ public record Tenant(String id, boolean active, String provider, List<String> se
         }
         secrets = List.copyOf(secrets);
         originCredentials = originCredentials == null ? OriginCredentials.NONE : originCredentials;
+    }
+
+    /** A tenant whose sender's trace context is not trusted. */
+    public Tenant(String id, boolean active, String provider, List<String> secrets, int rateLimit,
+            int rateWindowSeconds, Integer maxBodyBytes, String originUrl, Integer deliveryRate, String publicUrl,
+            Integer toleranceSeconds, SignatureScheme customScheme, OriginCredentials originCredentials,
+            Long maxQueuedBytes, Instant handshakeClosesAt, SenderRetries senderRetries) {
+        this(id, active, provider, secrets, rateLimit, rateWindowSeconds, maxBodyBytes, originUrl, deliveryRate,
+                publicUrl, toleranceSeconds, customScheme, originCredentials, maxQueuedBytes, handshakeClosesAt,
+                senderRetries, false);
     }
 
     /** A tenant whose sender retries as its provider documents. */
@@ -140,6 +152,7 @@ public record Tenant(String id, boolean active, String provider, List<String> se
                 + " hidden>, rateLimit=" + rateLimit + ", rateWindowSeconds=" + rateWindowSeconds + ", maxBodyBytes="
                 + maxBodyBytes + ", originUrl=" + originUrl + ", deliveryRate=" + deliveryRate + ", publicUrl=" + publicUrl
                 + ", toleranceSeconds=" + toleranceSeconds + ", customScheme=" + (customScheme != null) + ", originCredentials="
-                + originCredentials + ", maxQueuedBytes=" + maxQueuedBytes + ", senderRetries=" + senderRetries + "]";
+                + originCredentials + ", maxQueuedBytes=" + maxQueuedBytes + ", senderRetries=" + senderRetries
+                + ", trustTraceContext=" + trustTraceContext + "]";
     }
 }

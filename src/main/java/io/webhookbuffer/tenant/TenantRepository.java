@@ -42,6 +42,7 @@ public class TenantRepository {
             SELECT tenant_id, active, provider, secrets_encrypted, rate_limit, rate_window_seconds, max_body_bytes,
                    origin_url, delivery_rate, public_url, tolerance_seconds, custom_scheme::text AS custom_scheme,
                    origin_token_encrypted, origin_signing_secret_encrypted, max_queued_bytes, sender_retries,
+                   trust_trace_context,
                    (SELECT w.closes_at FROM handshake_windows w WHERE w.tenant_id = tenants.tenant_id) AS handshake_closes_at
             FROM tenants WHERE tenant_id = $1""";
 
@@ -144,6 +145,6 @@ public class TenantRepository {
                 row.getString("origin_url"), row.getInteger("delivery_rate"), row.getString("public_url"),
                 row.getInteger("tolerance_seconds"), CustomSchemes.parseStored(row.getString("custom_scheme")),
                 secrets.originCredentials(), row.getLong("max_queued_bytes"), closesAt(row),
-                SenderRetries.of(row.getString("sender_retries")));
+                SenderRetries.of(row.getString("sender_retries")), row.getBoolean("trust_trace_context"));
     }
 }

@@ -19,6 +19,7 @@ public final class TestTenants {
     private Long maxQueuedBytes;
     private String provider = "generic";
     private String publicUrl;
+    private boolean trustTraceContext;
     private Integer toleranceSeconds;
     private String customSchemeJson;
     private String senderRetries;
@@ -83,6 +84,12 @@ public final class TestTenants {
         return this;
     }
 
+    /** Whether the sender's {@code traceparent} parents its ingest span (docs/operations.md "Tracing"). */
+    public TestTenants trustTraceContext(boolean value) {
+        this.trustTraceContext = value;
+        return this;
+    }
+
     /** {@code "provider": "custom"} with this scheme object (JSON text). */
     public TestTenants customScheme(String json) {
         this.provider = "custom";
@@ -103,7 +110,8 @@ public final class TestTenants {
                 + (publicUrl == null ? "" : ",\"publicUrl\":\"" + publicUrl + "\"")
                 + (toleranceSeconds == null ? "" : ",\"toleranceSeconds\":" + toleranceSeconds)
                 + (customSchemeJson == null ? "" : ",\"customScheme\":" + customSchemeJson)
-                + (senderRetries == null ? "" : ",\"senderRetries\":\"" + senderRetries + "\"") + "}";
+                + (senderRetries == null ? "" : ",\"senderRetries\":\"" + senderRetries + "\"")
+                + (trustTraceContext ? ",\"trustTraceContext\":true" : "") + "}";
     }
 
     /** Sends the signed PUT and returns the tenant id. */
