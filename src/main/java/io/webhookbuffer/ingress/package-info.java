@@ -7,6 +7,6 @@
  * carries its status, body and metric label, which {@link io.webhookbuffer.ingress.IngestRoute} sends from the gate's
  * Vert.x route ({@link io.webhookbuffer.ingress.AnswerWriter}: reported, kept, written).
  * Runs on the event loop and never blocks. May depend on: verify, tenant, actor (its API), queue
- * (the event record), usage (in-memory counts), common.
+ * (the event record), usage (in-memory counts), trace (the ingest span), common.
  */
 package io.webhookbuffer.ingress;
