@@ -63,7 +63,8 @@ public final class MetricNames {
     public static final Metric BACKLOG_TENANTS = new Metric("buffer.backlog.tenants", Kind.GAUGE,
             "Tenants with at least one queued event");
     public static final Metric BACKLOG_SNAPSHOT_AGE = new Metric("buffer.backlog.snapshot.age.seconds", Kind.GAUGE,
-            "Seconds since the backlog gauges were last refreshed from PostgreSQL (grows while the database is away)");
+            "Seconds since the backlog gauges were last refreshed from PostgreSQL, or since the start before the first "
+                    + "refresh (grows while the database is away)");
     public static final Metric TENANT_BACKLOG_EVENTS = new Metric("buffer.tenant.backlog.events", Kind.GAUGE,
             "Queued events of the top-N tenants by oldest pending age (label tenant; N = buffer.metrics.top-tenants)");
     public static final Metric TENANT_BACKLOG_OLDEST_AGE = new Metric("buffer.tenant.backlog.oldest.age.seconds",

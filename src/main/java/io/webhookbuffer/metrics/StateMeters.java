@@ -20,8 +20,6 @@ import static io.webhookbuffer.metrics.MetricNames.TENANT;
 import static io.webhookbuffer.metrics.MetricNames.TENANT_BACKLOG_EVENTS;
 import static io.webhookbuffer.metrics.MetricNames.TENANT_BACKLOG_OLDEST_AGE;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -162,7 +160,6 @@ public class StateMeters {
     }
 
     private double snapshotAge() {
-        Instant taken = snapshots.last().takenAt();
-        return taken == null ? -1 : Duration.between(taken, Instant.now()).toMillis() / 1000.0;
+        return snapshots.ageSeconds();
     }
 }

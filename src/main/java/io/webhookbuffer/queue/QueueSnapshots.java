@@ -17,6 +17,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.webhookbuffer.common.BufferClock;
 
 /**
  * Reads the backlog snapshot on a schedule and keeps the last one, so Prometheus scrapes and status page views cost
@@ -108,12 +109,26 @@ public class QueueSnapshots {
     private final Pool pool;
     private final QueueConfig config;
     private final QueuedBytes queuedBytes;
+    private final BufferClock clock;
     private volatile QueueSnapshot last = QueueSnapshot.NONE;
+    /** The monotonic reading when {@link #last} was read; until the first read, when this replica started. */
+    private volatile long lastReadNanos;
 
-    public QueueSnapshots(Pool pool, QueueConfig config, QueuedBytes queuedBytes) {
+    public QueueSnapshots(Pool pool, QueueConfig config, QueuedBytes queuedBytes, BufferClock clock) {
         this.pool = pool;
         this.config = config;
         this.queuedBytes = queuedBytes;
+        this.clock = clock;
+        this.lastReadNanos = clock.nanos();
+    }
+
+    /**
+     * Seconds since the last successful read, or since this replica started when none has succeeded yet: a database
+     * that went away before the first read leaves the figures as unknown as a stale read does, and the age must grow
+     * for the stale-snapshot alert to fire.
+     */
+    public double ageSeconds() {
+        return (clock.nanos() - lastReadNanos) / 1e9;
     }
 
     /** The last snapshot read; {@link QueueSnapshot#NONE} until the first read succeeds. */
@@ -145,7 +160,10 @@ public class QueueSnapshots {
                 .ifNoItem().after(timeout).fail()
                 .invoke(rows -> queuedBytes.read(bytesAndQuota(rows.getItem3())))
                 .map(rows -> snapshot(rows.getItem1(), rows.getItem2()))
-                .invoke(s -> last = s);
+                .invoke(s -> {
+                    last = s;
+                    lastReadNanos = clock.nanos();
+                });
     }
 
     private static Map<String, long[]> bytesAndQuota(RowSet<Row> rows) {
