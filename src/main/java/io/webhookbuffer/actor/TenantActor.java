@@ -62,7 +62,7 @@ final class TenantActor {
     private final TenantPipeline<CompletableFuture<IngestResult>> pipeline;
     /** null: this replica's own windows. */
     private final SharedWindows leases;
-    /** The tenant's queued bytes as this replica knows them (the queue quota); null: no quota (the rehearsal). */
+    /** The tenant's queued bytes as this replica knows them (the queue quota); null: no quota. */
     private final QueuedBytes queued;
     // @protectedby: the actor's turn. Events waiting for a lease, in arrival order.
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();

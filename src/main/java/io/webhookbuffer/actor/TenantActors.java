@@ -20,9 +20,7 @@ import io.webhookbuffer.queue.DrainScheduler;
 import io.webhookbuffer.queue.GroupCommitWriter;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.queue.QueuedBytes;
-import io.webhookbuffer.queue.RehearsalWriter;
 import io.webhookbuffer.ratelimit.shared.SharedWindows;
-import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
 
 /** The actor registry: routes an event to its tenant's actor, creating it on demand and dropping it when idle. */
@@ -34,27 +32,19 @@ public class TenantActors {
 
     private final ActorConfig config;
     private final BufferClock clock;
-    private final GroupCommitWriter writer;
-    private final DrainScheduler drains;
-    private final RehearsalTenant rehearsal;
-    private final RehearsalWriter rehearsalWriter;
+    /** This replica's storage: the group commit, the drains, the queued bytes. */
+    private final Storage storage;
     /** null when windows are this replica's own ({@code buffer.ratelimit.shared=false}). */
     private final SharedWindows leases;
-    private final QueuedBytes queued;
     private final ExecutorService executor;
     private final Cache<String, TenantActor> actors;
 
-    public TenantActors(ActorConfig config, GroupCommitWriter writer, DrainScheduler drains,
-            RehearsalTenant rehearsal, RehearsalWriter rehearsalWriter, SharedWindows leases, QueuedBytes queued,
-            BufferClock clock) {
+    public TenantActors(ActorConfig config, GroupCommitWriter writer, DrainScheduler drains, SharedWindows leases,
+            QueuedBytes queued, BufferClock clock) {
         this.config = config;
         this.clock = clock;
-        this.writer = writer;
-        this.drains = drains;
-        this.rehearsal = rehearsal;
-        this.rehearsalWriter = rehearsalWriter;
+        this.storage = new Storage(writer, drains, queued);
         this.leases = leases.config().shared() ? leases : null;
-        this.queued = queued;
         // One thread per core (as the JVM sees the container's CPU limit): actors' turns never block, so more
         // threads would only contend with the event loops.
         int threads = Runtime.getRuntime().availableProcessors();
@@ -72,31 +62,30 @@ public class TenantActors {
                 .scheduler(Scheduler.systemScheduler()).build();
     }
 
-    /** Hands the event to its tenant's actor; the stage completes with the decision, after the commit if any. */
-    public CompletionStage<IngestResult> ingest(Tenant tenant, IncomingEvent event) {
+    /** This replica's storage: the group commit, the drain scheduler and the queued bytes (every tenant's). */
+    public Storage storage() {
+        return storage;
+    }
+
+    /**
+     * Hands the event to its tenant's actor, which stores in {@code storage} (the tenant's sinks'; an actor keeps the
+     * storage it was made with); the stage completes with the decision, after the commit if any.
+     */
+    public CompletionStage<IngestResult> ingest(Tenant tenant, IncomingEvent event, Storage storage) {
         try {
-            return actors.get(tenant.id(), this::newActor).ingest(tenant, event);
+            return actors.get(tenant.id(), id -> newActor(id, storage)).ingest(tenant, event);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(
                     new IngestResult(Kind.UNAVAILABLE, event.eventId(), config.unavailableRetryAfterSeconds()));
         }
     }
 
-    /**
-     * A real tenant's actor stores through the group commit and wakes its drain; the warm-up's rehearsal tenant's
-     * writes are rolled back, so there is never anything to drain.
-     */
-    private TenantActor newActor(String id) {
-        return rehearsal.is(id)
-                // The rehearsal leases from the shared window too (its own key), so the lease path is compiled before
-                // readiness like the rest of the ingest path.
-                // Its writes are rolled back: nothing queued, no quota.
-                ? new TenantActor(id, config, rehearsalWriter, tenantId -> { }, executor, clock, leases,
-                        null)
-                : new TenantActor(id, config, writer, drains, executor, clock, leases, queued);
+    private TenantActor newActor(String id, Storage storage) {
+        // Every actor leases from the shared window (its tenant's key) when windows are shared.
+        return new TenantActor(id, config, storage.writer(), storage.drains(), executor, clock, leases, storage.queued());
     }
 
-    /** Forgets the rehearsal tenant's actor once the warm-up is over (it would otherwise wait for idle eviction). */
+    /** Forgets a tenant's actor now rather than at idle eviction (a tenant that will send nothing more). */
     public void forget(String tenantId) {
         actors.invalidate(tenantId);
     }

@@ -1,8 +1,8 @@
 /**
  * Health checks for Kubernetes' probes (/q/health/live, /ready, /started) and the Redis probe. Readiness follows
  * PostgreSQL only, as the group commit reaches it: a replica that cannot store must not get traffic; Redis is an
- * accelerator, reported, never failing readiness; and not before the start-up warm-up has ended. May depend on:
- * Vert.x, the group commit's probe (queue), Redis, the warm-up's state (warmup).
+ * accelerator, reported, never failing readiness.
+ * May depend on: Vert.x, the group commit's probe (queue), Redis.
  * Only metrics, ops and status depend on health.
  */
 package io.webhookbuffer.health;

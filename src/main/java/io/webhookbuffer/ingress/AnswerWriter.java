@@ -19,20 +19,19 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
-import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
 
 /**
  * Sends an ingest answer ({@link IngestAnswer}) from a Vert.x route: reports it to the metrics
- * ({@link IngressListener}), keeps a refusal to a known tenant ({@link RefusalLog}), and writes it: the status, its one
- * header, the JSON content type and the body as the application's Jackson {@code ObjectMapper} writes it. The warm-up's
- * rehearsal ({@link RehearsalTenant}) is written, never reported nor kept. Two shapes on the wire, each pinned byte for
- * byte by {@code IngestAnswersTests}: the answer to a request read in full ({@link #send}) and a refusal given from
- * the request head or the body's read ({@link #sendEarly}). An answer given before the request was read in full ends
- * the connection: what the sender still sends is read and dropped for at most {@link #LINGER_MILLIS} and
- * {@link #LINGER_BYTES} (so that a client that writes its whole body before it reads finds the answer, not a reset),
- * then the connection closes. Those bytes are dropped as they come off the socket ({@link Drop}), never copied onto
- * the heap.
+ * ({@link IngressListener}), keeps a refusal to a known tenant ({@link RefusalLog}), and writes it: the status, its one header,
+ * the JSON content type and the body as the application's Jackson {@code ObjectMapper} writes it; reported and kept in
+ * the tenant's sinks ({@link Sinks#of}), this replica's for a request that named no tenant. Two shapes on the wire,
+ * each pinned byte for byte by {@code IngestAnswersTests}: the answer to a request read in full ({@link #send}) and a
+ * refusal given from the request head or the body's read ({@link #sendEarly}). An answer given before the request was
+ * read in full ends the connection: what the sender still sends is read and dropped for at most {@link #LINGER_MILLIS}
+ * and {@link #LINGER_BYTES} (so that a client that writes its whole body before it reads finds the answer, not a
+ * reset), then the connection closes. Those bytes are dropped as they come off the socket ({@link Drop}), never copied
+ * onto the heap.
  */
 @ApplicationScoped
 public class AnswerWriter {
@@ -49,18 +48,13 @@ public class AnswerWriter {
 
     private final ObjectMapper json;
     private final Vertx vertx;
-    private final IngressListener listener;
-    private final RefusalLog refusals;
-    private final RehearsalTenant rehearsal;
+    private final Sinks sinks;
     private final RequestLog log;
 
-    public AnswerWriter(ObjectMapper json, Vertx vertx, IngressListener listener, RefusalLog refusals,
-            RehearsalTenant rehearsal, RequestLog log) {
+    public AnswerWriter(ObjectMapper json, Vertx vertx, Sinks sinks, RequestLog log) {
         this.json = json;
         this.vertx = vertx;
-        this.listener = listener;
-        this.refusals = refusals;
-        this.rehearsal = rehearsal;
+        this.sinks = sinks;
         this.log = log;
     }
 
@@ -91,15 +85,13 @@ public class AnswerWriter {
         end(ctx, answer.status(), JSON, encode(answer.reply()), close);
     }
 
-    /** The metrics and the tenant's refusals; neither for the warm-up's rehearsal (its tenant, or its header). */
+    /** The metrics and the tenant's refusals, in the tenant's sinks. */
     private void report(RoutingContext ctx, Tenant tenant, IngestAnswer answer, long started, long bodyBytes) {
         HttpServerRequest request = ctx.request();
-        if ((tenant != null && rehearsal.is(tenant.id())) || rehearsal.sentBy(request.getHeader(RehearsalTenant.HEADER))) {
-            return;
-        }
-        answer.reportTo(listener, started);
+        TenantSinks to = sinks.of(tenant);
+        answer.reportTo(to.metrics(), started);
         if (tenant != null) {
-            refusals.record(tenant, answer, request.headers().names(), bodyBytes, request.remoteAddress());
+            to.refusals().record(tenant, answer, request.headers().names(), bodyBytes, request.remoteAddress());
         }
     }
 

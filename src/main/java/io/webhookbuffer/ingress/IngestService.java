@@ -19,7 +19,6 @@ import io.webhookbuffer.common.EventIds;
 import io.webhookbuffer.queue.IncomingEvent;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.trace.IngestTrace;
-import io.webhookbuffer.trace.Tracing;
 import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageMetric;
 import io.webhookbuffer.verify.AsanaHandshake;
@@ -45,22 +44,16 @@ public class IngestService {
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     private final TenantActors actors;
-    private final UsageCounters usage;
     private final String[] forwardHeaders;
     private final VerificationBudget budget;
     private final VerificationPool pool;
-    private final IngressListener listener;
     private final int offloadBytes;
     private final SecretHandshakes secretHandshakes;
-    private final Tracing tracing;
 
-    public IngestService(TenantActors actors, IngressConfig config, UsageCounters usage, VerificationPool pool,
-            VerificationBudget budget, IngressListener listener, SecretHandshakes secretHandshakes, Tracing tracing) {
+    public IngestService(TenantActors actors, IngressConfig config, VerificationPool pool, VerificationBudget budget,
+            SecretHandshakes secretHandshakes) {
         this.actors = actors;
-        this.tracing = tracing;
         this.secretHandshakes = secretHandshakes;
-        this.listener = listener;
-        this.usage = usage;
         this.pool = pool;
         this.budget = budget;
         this.offloadBytes = config.verification().offloadBytes();
@@ -79,9 +72,9 @@ public class IngestService {
             long receivedAt) {
         Tenant tenant = admitted.tenant();
         // The ingest span (docs/operations.md "Tracing"): started where the request is decided, ended with the answer;
-        // none for the warm-up's rehearsals (40,000 spans at each start would fill the export queue before readiness).
-        IngestTrace trace = admitted.rehearsal() ? IngestTrace.OFF
-                : tracing.ingest(tenant.id(), tenant.provider(), tenant.trustTraceContext(), headers);
+        // in the tenant's sinks, like every effect of the request.
+        IngestTrace trace = admitted.sinks().traces().ingest(tenant.id(), tenant.provider(), tenant.trustTraceContext(),
+                headers);
         trace.logContext();
         CompletionStage<IngestAnswer> decided;
         try {
@@ -110,7 +103,7 @@ public class IngestService {
             long receivedAt, IngestTrace trace) {
         Tenant tenant = admitted.tenant();
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
-        UsageCounters.Tally tally = usage.of(tenant.id());
+        UsageCounters.Tally tally = admitted.sinks().usage().of(tenant.id());
         tally.increment(UsageMetric.RECEIVED);
         SignatureVerifier verifier = tenant.verifier();
         AsanaHandshake secretHandshake = Providers.secretHandshake(tenant.provider());
@@ -135,7 +128,7 @@ public class IngestService {
             // is under a flood of bad signatures and its guarded slots are taken. A provider retries a 503.
             return done(IngestAnswer.verificationBusy());
         }
-        return checked.thenCompose(c -> verified(tenant, headers, receivedAt, verifier, c, tally, trace));
+        return checked.thenCompose(c -> verified(admitted, headers, receivedAt, verifier, c, tally, trace));
     }
 
     /**
@@ -191,10 +184,8 @@ public class IngestService {
         });
     }
 
-    private void offloaded(IngressGate.Admitted admitted) {
-        if (!admitted.rehearsal()) {
-            listener.offloaded(); // the warm-up's rehearsal is counted nowhere
-        }
+    private static void offloaded(IngressGate.Admitted admitted) {
+        admitted.sinks().metrics().offloaded();
     }
 
     /**
@@ -235,8 +226,9 @@ public class IngestService {
                 verifier.volatileFields());
     }
 
-    private CompletionStage<IngestAnswer> verified(Tenant tenant, Function<String, String> headers, long receivedAt,
-            SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally, IngestTrace trace) {
+    private CompletionStage<IngestAnswer> verified(IngressGate.Admitted admitted, Function<String, String> headers,
+            long receivedAt, SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally, IngestTrace trace) {
+        Tenant tenant = admitted.tenant();
         VerificationFailure failure = checked.failure();
         if (failure != VerificationFailure.NONE) {
             tally.increment(UsageMetric.REJECTED_SIGNATURE);
@@ -255,7 +247,7 @@ public class IngestService {
         String key = checked.key() != null ? checked.key() : key(verifier, headers, body);
         IncomingEvent event = new IncomingEvent(tenant.id(), key, body, contentType(headers),
                 forwardedHeaders(headers), receivedAt, trace.traceParent());
-        return actors.ingest(tenant, event).thenApply(result -> {
+        return actors.ingest(tenant, event, admitted.sinks().storage()).thenApply(result -> {
             count(tally, result, body.length);
             return IngestAnswer.of(result);
         });

@@ -25,10 +25,7 @@ import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.tenant.LookupRefused;
-import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.Tenant;
-import io.webhookbuffer.tenant.TenantDirectory;
-import io.webhookbuffer.usage.UsageCounters;
 import io.webhookbuffer.usage.UsageMetric;
 import io.webhookbuffer.verify.BodyCheck;
 import io.webhookbuffer.verify.SignatureVerifier;
@@ -68,12 +65,12 @@ public class IngressGate {
     /**
      * A request the gate let through: its tenant (known, active), its whole body within every limit, on the heap
      * ({@code body}) or, for a large one, off it with its scheme's check ({@code held}; {@code body} is then null); and
-     * whether it is the warm-up's rehearsal ({@link RehearsalTenant}: no metric counts it).
+     * where the tenant's effects go ({@link Sinks#of}, resolved once at its lookup).
      */
-    record Admitted(Tenant tenant, byte[] body, CheckedBody held, boolean rehearsal) {
+    record Admitted(Tenant tenant, byte[] body, CheckedBody held, TenantSinks sinks) {
 
-        Admitted(Tenant tenant, byte[] body, boolean rehearsal) {
-            this(tenant, body, null, rehearsal);
+        Admitted(Tenant tenant, byte[] body, TenantSinks sinks) {
+            this(tenant, body, null, sinks);
         }
 
         int length() {
@@ -88,14 +85,12 @@ public class IngressGate {
         }
     }
 
-    private final TenantDirectory tenants;
+    private final Sinks tenants;
     private final InFlightBytes inFlight;
-    private final UsageCounters usage;
     private final VerificationBudget verificationBudget;
     private final AnswerWriter writer;
     private final IngestRoute route;
     private final QueryHandshakes queryHandshakes;
-    private final RehearsalTenant rehearsal;
     private final BufferClock clock;
     private final int checkFrom;
     private final Vertx vertx;
@@ -106,19 +101,17 @@ public class IngressGate {
     private final long busyRetryAfter;
     private final long unavailableRetryAfter;
 
-    public IngressGate(TenantDirectory tenants, InFlightBytes inFlight, UsageCounters usage, AnswerWriter writer,
+    public IngressGate(Sinks tenants, InFlightBytes inFlight, AnswerWriter writer,
             IngestRoute route, QueryHandshakes queryHandshakes, Vertx vertx, IngressConfig config, ActorConfig actor,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
-            VerificationBudget verificationBudget, RehearsalTenant rehearsal, BufferClock clock) {
+            VerificationBudget verificationBudget, BufferClock clock) {
         this.route = route;
         this.queryHandshakes = queryHandshakes;
         this.clock = clock;
         this.checkFrom = config.verification().offloadBytes();
         this.verificationBudget = verificationBudget;
-        this.rehearsal = rehearsal;
         this.tenants = tenants;
         this.inFlight = inFlight;
-        this.usage = usage;
         this.writer = writer;
         this.vertx = vertx;
         this.defaultLimit = config.maxBodyBytes();
@@ -274,9 +267,10 @@ public class IngressGate {
         if (ctx.response().closed()) {
             return; // the sender left while the tenant was looked up: nothing taken, nothing to answer
         }
+        TenantSinks sinks = tenants.of(tenant);
         int limit = (int) Math.min(tenant.maxBodyBytes(defaultLimit), ceiling);
         if (declared > limit) {
-            usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
+            sinks.usage().of(tenant.id()).increment(UsageMetric.RECEIVED);
             writer.sendEarly(ctx, tenant, IngestAnswer.tooLarge(), started, declared, false);
         } else {
             BodyCheck check = declared >= checkFrom || declared < 0 ? bodyCheck(ctx.request(), tenant) : null;
@@ -287,8 +281,8 @@ public class IngressGate {
                 writer.sendEarly(ctx, tenant, IngestAnswer.verificationBusy(), started, declared, false);
                 return;
             }
-            new BodyRead(ctx, tenant, limit, declared, started, check == null ? null : new CheckedBody(check, permit))
-                    .start();
+            new BodyRead(ctx, tenant, sinks, limit, declared, started,
+                    check == null ? null : new CheckedBody(check, permit)).start();
         }
     }
 
@@ -319,6 +313,7 @@ public class IngressGate {
 
         private final RoutingContext ctx;
         private final Tenant tenant;
+        private final TenantSinks sinks;
         private final int limit;
         private final long started;
         /** The declared length, or -1. */
@@ -336,9 +331,11 @@ public class IngressGate {
         /** Answered, or read in full and passed on: later chunks and timers change nothing. */
         private boolean over;
 
-        BodyRead(RoutingContext ctx, Tenant tenant, int limit, long declaredLength, long started, CheckedBody checked) {
+        BodyRead(RoutingContext ctx, Tenant tenant, TenantSinks sinks, int limit, long declaredLength, long started,
+                CheckedBody checked) {
             this.ctx = ctx;
             this.tenant = tenant;
+            this.sinks = sinks;
             this.limit = limit;
             this.started = started;
             this.checked = checked;
@@ -370,7 +367,7 @@ public class IngressGate {
             int length = chunk.length();
             // A declared body cannot outgrow its Content-Length (Netty ends the request there): the cap is for the rest.
             if (length > cap - size) {
-                usage.of(tenant.id()).increment(UsageMetric.RECEIVED);
+                sinks.usage().of(tenant.id()).increment(UsageMetric.RECEIVED);
                 refuse(IngestAnswer.tooLarge());
             } else if (!roomFor(size + length)) {
                 refuse(IngestAnswer.busy(busyRetryAfter));
@@ -406,8 +403,8 @@ public class IngressGate {
             }
             over = true;
             vertx.cancelTimer(deadline);
-            route.answer(ctx, checked == null ? new Admitted(tenant, heap.take(), rehearsal.is(tenant.id()))
-                    : new Admitted(tenant, null, checked, rehearsal.is(tenant.id())));
+            route.answer(ctx, checked == null ? new Admitted(tenant, heap.take(), sinks)
+                    : new Admitted(tenant, null, checked, sinks));
         }
 
         private void letGo() {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
-import java.util.function.Predicate;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,7 +11,6 @@ import jakarta.inject.Inject;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
-import io.webhookbuffer.tenant.RehearsalTenant;
 import io.webhookbuffer.tenant.TenantDirectory;
 
 /**
@@ -44,24 +42,13 @@ public class VerificationBudget {
     private final int weightUnit;
     private final LongSupplier nanos;
     private final Cache<String, TenantState> tenants;
-    private final Predicate<String> uncounted;
 
     @Inject
-    public VerificationBudget(IngressConfig config, RehearsalTenant rehearsal) {
-        this(config.verification(), TenantDirectory.CACHE_SIZE, System::nanoTime, rehearsal::is);
+    public VerificationBudget(IngressConfig config) {
+        this(config.verification(), TenantDirectory.CACHE_SIZE, System::nanoTime);
     }
 
     VerificationBudget(IngressConfig.Verification config, long maxTenants, LongSupplier nanos) {
-        this(config, maxTenants, nanos, id -> false);
-    }
-
-    /**
-     * {@code uncounted}: the warm-up's rehearsal tenant, whose rehearsed bad signatures (warmup.RefusalRehearsal)
-     * would otherwise guard it and narrow the signed rehearsal beside them.
-     */
-    VerificationBudget(IngressConfig.Verification config, long maxTenants, LongSupplier nanos,
-            Predicate<String> uncounted) {
-        this.uncounted = uncounted;
         this.windowNanos = config.failureWindow().toNanos();
         this.perTenant = config.maxFailuresPerTenant();
         this.guardedConcurrency = config.guardedConcurrency();
@@ -99,9 +86,6 @@ public class VerificationBudget {
      * did not match (0: none ran): the tenant's count grows by its {@link #weight}.
      */
     void failed(String tenantId, long bodyBytes) {
-        if (uncounted.test(tenantId)) {
-            return;
-        }
         long now = nanos.getAsLong();
         tenants.get(tenantId, id -> new TenantState(new FailureWindow(windowNanos, now))).failures
                 .record(now, weight(bodyBytes));

@@ -24,7 +24,6 @@ import io.webhookbuffer.queue.QueueConfig;
 import io.webhookbuffer.status.StatusConfig;
 import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.usage.UsageConfig;
-import io.webhookbuffer.warmup.WarmupConfig;
 
 /**
  * Refuses to start with settings outside their bounds, naming each key, its bound and its value; and, outside local
@@ -35,7 +34,7 @@ public class StartupChecks {
 
     void check(@Observes StartupEvent event, IngressConfig ingress, QueueConfig queue, ActorConfig actor,
             TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, DeliveryConfig delivery,
-            UsageConfig usage, LifecycleConfig lifecycle, HealthConfig health, StatusConfig status, WarmupConfig warmup,
+            UsageConfig usage, LifecycleConfig lifecycle, HealthConfig health, StatusConfig status,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize bodyCeiling,
             @ConfigProperty(name = "quarkus.http.http2") boolean http2, OriginConfig origin,
             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> datasourceUsername,
@@ -46,7 +45,6 @@ public class StartupChecks {
         problems(delivery).throwIfAny();
         problems(control, usage, lifecycle).throwIfAny();
         problems(health).throwIfAny();
-        problems(warmup).throwIfAny();
         SecretChecks.problems(ConfigUtils.getProfiles(), SecretChecks.secrets(control, origin, delivery, status,
                 datasourceUsername, datasourcePassword, secretsKeys), problems(status)).throwIfAny();
     }
@@ -91,17 +89,6 @@ public class StartupChecks {
         return new ConfigCheck()
                 .positive("buffer.health.timeout", health.timeout())
                 .positive("buffer.health.redis-interval", health.redisInterval());
-    }
-
-    /** Checked even when the warm-up is off, so turning it on later cannot find a setting that never reports ready. */
-    public static ConfigCheck problems(WarmupConfig warmup) {
-        return new ConfigCheck()
-                .range("buffer.warmup.connections", warmup.connections(), 1, 1024)
-                .range("buffer.warmup.requests", warmup.requests(), 0, Integer.MAX_VALUE)
-                .range("buffer.warmup.refusals", warmup.refusals(), 0, Integer.MAX_VALUE)
-                .positive("buffer.warmup.max-duration", warmup.maxDuration())
-                .atLeast("buffer.warmup.settle-max", warmup.settleMax(), Duration.ZERO,
-                        "0 reports ready once the rehearsal ends");
     }
 
     public static ConfigCheck problems(DeliveryConfig delivery) {

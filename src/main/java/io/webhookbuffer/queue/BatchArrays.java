@@ -9,13 +9,13 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
 
 /** A batch of events as the parallel arrays the group-commit statement unnests ($1..$7). */
-final class BatchArrays {
+public final class BatchArrays {
 
     private BatchArrays() {
     }
 
     /** Events 0..n-1, read through {@code event}. */
-    static Tuple of(int n, IntFunction<IncomingEvent> event) {
+    public static Tuple of(int n, IntFunction<IncomingEvent> event) {
         String[] tenants = new String[n];
         String[] ids = new String[n];
         Buffer[] bodies = new Buffer[n];

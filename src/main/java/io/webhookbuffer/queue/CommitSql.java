@@ -4,7 +4,7 @@ package io.webhookbuffer.queue;
  * The group commit's statements ({@link GroupCommitWriter}) and the tenants' commit locks they take, which the dead
  * letters' replay takes too ({@link DeadLetterStore}).
  */
-final class CommitSql {
+public final class CommitSql {
 
     /** Tenants share this many commit locks (a commit takes at most this many: PostgreSQL's lock table is bounded). */
     static final int LOCK_BUCKETS = 64;
@@ -58,7 +58,7 @@ final class CommitSql {
      * in the same statement, one upsert per tenant (see {@link QueueDepthFold}).</li>
      * </ul>
      */
-    static final String INSERT_BATCH = CLAIM + QUEUE_INSERT;
+    public static final String INSERT_BATCH = CLAIM + QUEUE_INSERT;
 
     /**
      * {@link #INSERT_BATCH} again after a try whose outcome is unknown (its connection died before PostgreSQL's answer

@@ -3,8 +3,8 @@ package io.webhookbuffer.queue;
 import java.util.function.Consumer;
 
 /**
- * Where a tenant's actor sends an event it decided to store: {@link GroupCommitWriter} for every real tenant, and
- * {@link RehearsalWriter} for the warm-up's rehearsal tenant, whose events are written and rolled back.
+ * Where a tenant's actor sends an event it decided to store: {@link GroupCommitWriter}, unless the tenant's sinks name
+ * another writer (ingress.TenantSinks).
  */
 public interface EventWriter {
 

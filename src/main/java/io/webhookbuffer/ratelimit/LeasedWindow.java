@@ -99,7 +99,7 @@ public final class LeasedWindow {
         this(limit, windowSeconds, maxLease, leasePeriodSeconds, false);
     }
 
-    /** A window of this replica alone ({@code buffer.ratelimit.shared=false}, the warm-up's rehearsal tenant). */
+    /** A window of this replica alone ({@code buffer.ratelimit.shared=false}). */
     public static LeasedWindow localOnly(int limit, int windowSeconds) {
         return new LeasedWindow(limit, windowSeconds, 1, 1, true);
     }

@@ -25,13 +25,13 @@ import io.webhookbuffer.common.Hmac;
 
 /**
  * Refuses to start when an id of {@code buffer.secrets.keys} names other bytes than the key the stored values were
- * sealed under: such a replica would pass its warm-up (an in-memory tenant) and answer every real tenant sealed under
- * that id 503; refusing keeps a rolling deploy from going on, and the old replicas serve. Each key id's check value
- * ({@link Keyring#checkValue}, never the key) is kept in {@code secret_key_checks} (V20): an id with one recorded is
- * compared with it, one query for every id. An id without one (the first start with it, or a database sealed before
- * V20) is first tried on at most {@link #SAMPLES} stored values under it: when some exist and none opens, the id's
- * bytes are wrong; else its check value is recorded (the first replica's wins a race, and the others compare with it).
- * The problem names the key id, never a key or a value.
+ * sealed under: such a replica would report ready (its readiness reads no tenant's secret) and answer every real tenant
+ * sealed under that id 503; refusing keeps a rolling deploy from going on, and the old replicas serve. Each key id's
+ * check value ({@link Keyring#checkValue}, never the key) is kept in {@code secret_key_checks} (V20): an id with one
+ * recorded is compared with it, one query for every id. An id without one (the first start with it, or a database
+ * sealed before V20) is first tried on at most {@link #SAMPLES} stored values under it: when some exist and none opens,
+ * the id's bytes are wrong; else its check value is recorded (the first replica's wins a race, and the others compare
+ * with it). The problem names the key id, never a key or a value.
  */
 @ApplicationScoped
 public class SealingKeyCheck {
@@ -55,7 +55,7 @@ public class SealingKeyCheck {
         this.cipher = cipher;
     }
 
-    /** Before the ports open and the warm-up starts (they observe the start-up at the default priority). */
+    /** Before the ports open and readiness can be reported (they observe the start-up at the default priority). */
     void check(@Observes @Priority(Interceptor.Priority.APPLICATION) StartupEvent event) {
         verify().await().atMost(PATIENCE).throwIfAny();
         LOG.infof("secrets at rest: keys %s match their check values", cipher.keyring().ids());

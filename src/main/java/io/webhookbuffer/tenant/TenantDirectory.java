@@ -109,7 +109,6 @@ public class TenantDirectory {
     /** Loads of tenants that exist but are not cached, in turn: each id has at most one in flight (the cache's). */
     private final RefreshLimiter loads;
     private final LookupBudget originQuestions;
-    private final RehearsalTenant rehearsal;
     private final TenantRepository repository;
     private final OriginTenantSource originSource;
     private final boolean originPull;
@@ -132,10 +131,8 @@ public class TenantDirectory {
     private volatile OffsetDateTime lastLook = OffsetDateTime.now(ZoneOffset.UTC);
 
     public TenantDirectory(TenantConfig config, TenantRepository repository, OriginTenantSource originSource,
-            @ConfigProperty(name = "quarkus.datasource.reactive.max-size", defaultValue = "20") int poolSize,
-            RehearsalTenant rehearsal) {
+            @ConfigProperty(name = "quarkus.datasource.reactive.max-size", defaultValue = "20") int poolSize) {
         problems(config, poolSize).throwIfAny();
-        this.rehearsal = rehearsal;
         this.repository = repository;
         this.originSource = originSource;
         this.originPull = config.originPull().enabled();
@@ -179,7 +176,7 @@ public class TenantDirectory {
     }
 
     /**
-     * Reads every tenant id before the first request (before the warm-up's rehearsal too). Failure policy: fail
+     * Reads every tenant id before the first request. Failure policy: fail
      * closed, retried. With PostgreSQL unreachable the start goes on, ids not yet known are answered 503 (never 404),
      * and the change poll tries again every {@code cache-refresh}.
      */
@@ -211,10 +208,6 @@ public class TenantDirectory {
 
     /** Completes with the tenant (active or not), or with null when the id is unknown. */
     public CompletionStage<Tenant> find(String tenantId) {
-        Tenant rehearsing = rehearsal.lookup(tenantId);
-        if (rehearsing != null) {
-            return CompletableFuture.completedFuture(rehearsing); // the warm-up's: never in the database or the cache
-        }
         if (!ids.contains(tenantId)) {
             if (!idsLoaded) {
                 return CompletableFuture.failedFuture(new LookupRefused("tenant ids not read yet")); // retry: 503
@@ -363,8 +356,7 @@ public class TenantDirectory {
     private CompletionStage<Tenant> load(String id) {
         boolean stored = ids.contains(id);
         CompletionStage<Tenant> fromDatabase = stored ? repository.find(id) : CompletableFuture.completedFuture(null);
-        // The warm-up's made-up ids (RefusalRehearsal) are never asked of the origin.
-        CompletionStage<Tenant> found = !originPull || rehearsal.owns(id) ? fromDatabase : fromDatabase.thenCompose(tenant -> {
+        CompletionStage<Tenant> found = !originPull ? fromDatabase : fromDatabase.thenCompose(tenant -> {
             if (tenant != null) {
                 return CompletableFuture.completedFuture(tenant);
             }

@@ -24,22 +24,11 @@ public class UsageCounters {
     private final Map<String, Tally> tallies = new ConcurrentHashMap<>();
     /** Tallies dropped from {@link #tallies} that were counted on after (a request held one): the next drain takes them. */
     private final Set<Tally> rescued = ConcurrentHashMap.newKeySet();
-    /** The warm-up's rehearsal tenant: never counted (its tally is thrown away, never flushed or pushed). */
-    private volatile String ignored = "";
 
     /** One tenant's counters; fetch once per request and count on it. */
     public Tally of(String tenantId) {
-        if (ignored.equals(tenantId)) {
-            return new Tally(null, tenantId);
-        }
         Tally tally = tallies.get(tenantId); // the common case: a plain read, no bin lock
         return tally != null ? tally : tallies.computeIfAbsent(tenantId, id -> new Tally(this, id));
-    }
-
-    /** Counts nothing for {@code tenantId} from now on (the warm-up's rehearsal tenant, whose id is never reused). */
-    public void ignore(String tenantId) {
-        ignored = tenantId;
-        tallies.remove(tenantId);
     }
 
     public void add(String tenantId, UsageMetric metric, long n) {
@@ -137,7 +126,7 @@ public class UsageCounters {
         // The count first, then the mark: a drain that marks after our read of it reads the count after the mark.
         private void add(int metric, long n) {
             adders[metric].add(n);
-            if (retired && owner != null) {
+            if (retired) {
                 owner.rescued.add(this);
             }
         }

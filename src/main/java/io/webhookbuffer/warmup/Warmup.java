@@ -3,7 +3,9 @@ package io.webhookbuffer.warmup;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,34 +29,49 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.sqlclient.Pool;
+import io.webhookbuffer.actor.Storage;
 import io.webhookbuffer.actor.TenantActors;
+import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.ingress.EdgePort;
-import io.webhookbuffer.tenant.RehearsalTenant;
-import io.webhookbuffer.usage.UsageCounters;
+import io.webhookbuffer.ingress.Sinks;
+import io.webhookbuffer.ingress.TenantSinks;
+import io.webhookbuffer.queue.QueueConfig;
+import io.webhookbuffer.queue.QueuedBytes;
+import io.webhookbuffer.tenant.Tenant;
 
 /**
  * Rehearses the ingest path before readiness. A fresh JVM runs the hot path interpreted and spends its first seconds
  * compiling it: measured here, a new replica answered 2-3k events/s at p99 130-250 ms in its first 15 s against
  * 10-11k/s at p99 20-25 ms a minute later, exactly when a rolling deploy or an autoscaler gives it traffic. So once
  * the HTTP server listens, the replica sends itself signed webhooks over loopback (the generic scheme, ~1 KB bodies,
- * one in twenty a duplicate), {@code buffer.warmup.requests} of them or for {@code buffer.warmup.max-duration},
- * whichever ends first, from {@code buffer.warmup.connections} connections, to the {@link RehearsalTenant}: through
- * the router, the gate, the ingest route, the MAC, the actor, and the real group-commit statement, rolled back
- * ({@code queue.RehearsalWriter}); then it rehearses the refusals ({@link RefusalRehearsal}: unknown tenants, bad
- * signatures, oversized bodies, broken HTTP, {@code buffer.warmup.refusals} of them); then it waits, within
- * {@code buffer.warmup.settle-max}, for the JIT compiler to work off what the rehearsals queued. Readiness
- * ({@code health.WarmupReadiness}) turns UP when it ends, whatever its answers were: a database that fails the
- * rehearsal fails the database check too, which says so.
+ * one in twenty a duplicate), {@link #REQUESTS} of them or for {@code buffer.warmup.max-duration}, whichever ends
+ * first, from {@link #CONNECTIONS} connections, to a tenant of its own: through the router, the gate, the lookup,
+ * the MAC, the actor and the real group-commit statement; then it waits, within half the max duration, for the JIT
+ * compiler to work off what the rehearsal queued. Readiness ({@link WarmupReadiness}) turns UP when it ends, whatever
+ * the answers were: a database that fails the rehearsal fails the database check too, which says so.
  *
- * <p>What it leaves: nothing in PostgreSQL but the dead tuples of the rolled-back inserts (vacuum's), no usage, no
- * ingest metrics, no actor (forgotten at the end); the log's start and end lines. What it costs: the time to
- * readiness (a few seconds, bounded by the max duration) and CPU before any traffic is taken.
+ * <p>The one seam: the rehearsal tenant exists only in this process (an id and a secret drawn at random at start and
+ * never shown), held by the ingest path's {@link Sinks} with sinks that keep nothing ({@link TenantSinks#discarding}):
+ * its events are written by the real statement in a transaction rolled back ({@link RolledBackWriter}), its usage
+ * counted on a tally nobody flushes, its answers reported to no metric and no refusal log, its spans never started.
+ * The ingest path writes every effect to its tenant's sinks and never asks whose they are; no class outside this
+ * package knows the rehearsal. What it leaves: nothing in PostgreSQL but the dead tuples of the rolled-back inserts
+ * (vacuum's), no usage, no ingest metric, no actor (forgotten at the end), the rehearsal tenant's rate window leases in
+ * Redis (expiring), Quarkus's own {@code http_server_requests_seconds} counts; the log's start and end lines. What
+ * it costs: the time to readiness and CPU before any traffic is taken.
  */
 @ApplicationScoped
 public class Warmup {
 
+    /** The most requests the rehearsal sends (about 2-4 s of a quiet 2-core machine). */
+    static final int REQUESTS = 40_000;
+    /** Connections the rehearsal keeps busy at once (like a provider's concurrent deliveries). */
+    static final int CONNECTIONS = 32;
     private static final Logger LOG = Logger.getLogger(Warmup.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
     /** Without a plain HTTP server (HTTPS only, say) nothing is rehearsed: readiness goes on after this. */
     private static final long NO_SERVER_MILLIS = 10_000;
     private static final int DUPLICATE_EVERY = 20;
@@ -64,13 +81,14 @@ public class Warmup {
 
     private final Vertx vertx;
     private final WarmupConfig config;
-    private final RehearsalTenant rehearsal;
-    private final UsageCounters usage;
+    private final Sinks sinks;
     private final TenantActors actors;
     /** The listening server, for its port when the configured one is 0 (random: tests). */
     private final EdgePort edge;
-    private final RefusalRehearsal refusals;
-    private volatile RefusalRehearsal.Tally refused;
+    /** The rehearsal's tenant, held with {@link #throwAway} while the rehearsal runs. */
+    private final Tenant tenant;
+    private final String secret;
+    private final TenantSinks throwAway;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicLong issued = new AtomicLong();
     private final LongAdder accepted = new LongAdder();
@@ -81,15 +99,32 @@ public class Warmup {
     private boolean quietBefore;
     private volatile boolean stopping;
 
-    public Warmup(Vertx vertx, WarmupConfig config, RehearsalTenant rehearsal, UsageCounters usage,
-            TenantActors actors, EdgePort edge, RefusalRehearsal refusals) {
+    public Warmup(Vertx vertx, WarmupConfig config, Sinks sinks, TenantActors actors, EdgePort edge, Pool pool,
+            QueueConfig queue) {
+        problems(config).throwIfAny();
         this.vertx = vertx;
-        this.refusals = refusals;
         this.edge = edge;
         this.config = config;
-        this.rehearsal = rehearsal;
-        this.usage = usage;
+        this.sinks = sinks;
         this.actors = actors;
+        StringBuilder name = new StringBuilder("warmup-");
+        for (int i = 0; i < 24; i++) {
+            name.append(ALPHABET[RANDOM.nextInt(ALPHABET.length)]);
+        }
+        byte[] key = new byte[32];
+        RANDOM.nextBytes(key);
+        this.secret = HexFormat.of().formatHex(key);
+        // The generic scheme (HMAC-SHA256 of the body, X-Event-ID), no rate limit to speak of, the default body limit.
+        this.tenant = new Tenant(name.toString(), true, "generic", List.of(secret), Integer.MAX_VALUE, 1, null, null,
+                null, null, null, null);
+        // No drain to wake (nothing is kept), a quota of its own that nobody reads.
+        this.throwAway = TenantSinks.discarding(new Storage(new RolledBackWriter(pool), tenantId -> { },
+                new QueuedBytes(queue)));
+    }
+
+    /** Checked even when the warm-up is off, so turning it on later cannot find a setting that never reports ready. */
+    static ConfigCheck problems(WarmupConfig config) {
+        return new ConfigCheck().positive("buffer.warmup.max-duration", config.maxDuration());
     }
 
     /** Whether the warm-up is over (or was never to run): readiness waits for it. */
@@ -102,9 +137,14 @@ public class Warmup {
         return other.sum();
     }
 
-    /** The refusal rehearsal's tally once it has ended, else null. */
-    public RefusalRehearsal.Tally refused() {
-        return refused;
+    /** The rehearsal's tenant (for tests: it is never shown). */
+    Tenant tenant() {
+        return tenant;
+    }
+
+    /** Its signing secret (for tests). */
+    String secret() {
+        return secret;
     }
 
     /** Requests the rehearsal has had answered so far. */
@@ -140,7 +180,7 @@ public class Warmup {
         } catch (RuntimeException e) {
             // Failure policy: a warm-up that cannot run must not keep the replica out of service.
             LOG.warnf(e, "warm-up: could not start (%s); taking traffic without it", e.getMessage());
-            rehearsal.close();
+            sinks.release(tenant);
             done = true;
         }
     }
@@ -155,48 +195,30 @@ public class Warmup {
     }
 
     private void rehearse(String host, int port) {
-        LOG.infof("warm-up: rehearsing the ingest path (up to %d requests or %d s) before readiness",
-                config.requests(), config.maxDuration().toSeconds());
-        usage.ignore(rehearsal.id());
-        rehearsal.open();
+        LOG.infof("warm-up: rehearsing the ingest path (up to %d requests or %d s) before readiness", REQUESTS,
+                config.maxDuration().toSeconds());
+        sinks.hold(tenant, throwAway);
         HttpClient client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost(host).setDefaultPort(port)
-                .setKeepAlive(true).setTcpNoDelay(true), new PoolOptions().setHttp1MaxSize(config.connections()));
+                .setKeepAlive(true).setTcpNoDelay(true), new PoolOptions().setHttp1MaxSize(CONNECTIONS));
         long startedNanos = System.nanoTime();
         long deadline = startedNanos + config.maxDuration().toNanos();
-        AtomicInteger lanes = new AtomicInteger(config.connections());
-        // The refusals run beside the signed requests, not after them: the compiler then sees both in one profile,
-        // where code compiled for the signed requests alone was thrown away and compiled again once refusals came
-        // (300 of the 764 compilations of a later abuse's first 15 s, bench/results/abuse-log.md).
-        AtomicInteger parts = new AtomicInteger(2);
+        AtomicInteger lanes = new AtomicInteger(CONNECTIONS);
         Runnable finished = () -> {
             client.close();
             logSigned(startedNanos);
-            partDone(parts);
-        };
-        for (int i = 0; i < config.connections(); i++) {
-            next(client, deadline, lanes, finished);
-        }
-        refusals.run(host, port, () -> stopping).onComplete(tally -> {
-            refused = tally.result();
-            LOG.infof("warm-up: %d refusals rehearsed in %.1f s %s", refused.sent(), refused.seconds(),
-                    refused.outcomes());
-            partDone(parts);
-        });
-    }
-
-    /** One of the two rehearsals ended; after both, the rehearsal tenant is closed and the compiler awaited. */
-    private void partDone(AtomicInteger parts) {
-        if (parts.decrementAndGet() == 0) {
-            rehearsal.close();
-            actors.forget(rehearsal.id());
+            sinks.release(tenant);
+            actors.forget(tenant.id());
             settle(System.nanoTime(), -1);
+        };
+        for (int i = 0; i < CONNECTIONS; i++) {
+            next(client, deadline, lanes, finished);
         }
     }
 
     /** One lane: the next request when the previous one was answered, until the count or the time is used up. */
     private void next(HttpClient client, long deadline, AtomicInteger lanes, Runnable finished) {
         long n = issued.getAndIncrement();
-        if (stopping || n >= config.requests() || System.nanoTime() > deadline) {
+        if (stopping || n >= REQUESTS || System.nanoTime() > deadline) {
             if (lanes.decrementAndGet() == 0) {
                 finished.run();
             }
@@ -207,10 +229,10 @@ public class Warmup {
         byte[] body = ("{\"id\":\"rehearsal-" + id + "\",\"type\":\"warmup.rehearsal\",\"data\":{\"filler\":\""
                 + filler + "\"}}").getBytes(StandardCharsets.UTF_8);
         RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
-                .setURI("/webhook/" + rehearsal.id()).setTimeout(10_000)
+                .setURI("/webhook/" + tenant.id()).setTimeout(10_000)
                 .putHeader("Content-Type", "application/json")
                 .putHeader("X-Event-ID", "rehearsal-" + id)
-                .putHeader("X-Signature", HexFormat.of().formatHex(Hmac.hmacSha256(rehearsal.secret(), body)));
+                .putHeader("X-Signature", HexFormat.of().formatHex(Hmac.hmacSha256(secret, body)));
         boolean sent = send(client, request, body, status -> {
             count(status);
             next(client, deadline, lanes, finished);
@@ -258,16 +280,16 @@ public class Warmup {
     }
 
     /**
-     * Waits, within {@code buffer.warmup.settle-max}, until the JIT compiler has worked off what the rehearsal gave
-     * it: profiled after the rehearsal's 40,000 requests, the replica's first 4 s of real traffic still spent 57% of
-     * its CPU in the C2 compiler. Settled: less than {@link #SETTLED_MILLIS} of compile time in the last
+     * Waits, within half of {@code buffer.warmup.max-duration}, until the JIT compiler has worked off what the
+     * rehearsal gave it: profiled after the rehearsal's 40,000 requests, the replica's first 4 s of real traffic still
+     * spent 57% of its CPU in the C2 compiler. Settled: less than {@link #SETTLED_MILLIS} of compile time in the last
      * {@link #SETTLE_POLL_MILLIS}, twice running (the compile threads' time, from the JVM's CompilationMXBean).
      */
     private void settle(long startedNanos, long previousCompileMillis) {
         long compileMillis = compileMillis();
         long waited = System.nanoTime() - startedNanos;
         boolean quiet = previousCompileMillis >= 0 && compileMillis - previousCompileMillis < SETTLED_MILLIS;
-        if (stopping || compileMillis < 0 || (quiet && quietBefore) || waited > config.settleMax().toNanos()) {
+        if (stopping || compileMillis < 0 || (quiet && quietBefore) || waited > config.maxDuration().toNanos() / 2) {
             LOG.infof("warm-up: compiler %s after %.1f s more; taking traffic", quiet ? "settled" : "still busy",
                     waited / 1e9);
             done = true;

@@ -32,21 +32,6 @@ class VerificationBudgetTests {
     }
 
     @Test
-    void theWarmupsRehearsalTenantSpendsNoBudget() {
-        VerificationBudget budget = new VerificationBudget(config(3, 1), 1000, now::get, "warmup-x"::equals);
-        for (int i = 0; i < 10; i++) {
-            budget.failed("warmup-x", 10 * 65536);
-        }
-        assertNotNull(budget.permit("warmup-x"));
-        assertNotNull(budget.permit("warmup-x"), "its large bodies are not narrowed (one at a time when guarded)");
-        for (int i = 0; i < 3; i++) {
-            budget.failed("t");
-        }
-        assertNotNull(budget.permit("t"));
-        assertNull(budget.permit("t"), "another tenant's failures still count");
-    }
-
-    @Test
     void aFloodedTenantGetsBoundedConcurrencyAndEveryPermitComesBack() {
         VerificationBudget budget = budget(5, 2);
         assertNotNull(budget.permit("t"));

@@ -27,7 +27,6 @@ import io.webhookbuffer.queue.QueueConfig;
 import io.webhookbuffer.status.StatusConfig;
 import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.usage.UsageConfig;
-import io.webhookbuffer.warmup.WarmupConfig;
 
 /** The start-up bounds check, over the real config mappings built by SmallRye Config (no Quarkus). */
 class StartupChecksTests {
@@ -39,7 +38,6 @@ class StartupChecksTests {
                 .withMapping(IngressConfig.class).withMapping(QueueConfig.class).withMapping(ActorConfig.class)
                 .withMapping(TenantConfig.class).withMapping(DedupeConfig.class).withMapping(ControlConfig.class)
                 .withMapping(DeliveryConfig.class).withMapping(UsageConfig.class).withMapping(LifecycleConfig.class)
-                .withMapping(WarmupConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter()) // Quarkus's "5m", "4d" forms
                 .withSources(new PropertiesConfigSource(values, "test", 500))
                 .build();
@@ -50,7 +48,6 @@ class StartupChecksTests {
         problems.addAll(StartupChecks.problems(config.getConfigMapping(DeliveryConfig.class)).problems());
         problems.addAll(StartupChecks.problems(config.getConfigMapping(ControlConfig.class),
                 config.getConfigMapping(UsageConfig.class), config.getConfigMapping(LifecycleConfig.class)).problems());
-        problems.addAll(StartupChecks.problems(config.getConfigMapping(WarmupConfig.class)).problems());
         return problems;
     }
 
@@ -72,21 +69,6 @@ class StartupChecksTests {
                 + CEILING + ", was " + (CEILING + 1))), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.queue.write-timeout must be a positive")));
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.control.timestamp-tolerance must be a positive")));
-    }
-
-    /** No connections would start no lane, so the warm-up would never end and readiness would never come. */
-    @Test
-    void theWarmupNeedsAConnectionAndAnEnd() {
-        List<String> problems = problemsWith(Map.of("buffer.warmup.connections", "0", "buffer.warmup.requests", "-1",
-                "buffer.warmup.refusals", "-1", "buffer.warmup.max-duration", "0s", "buffer.warmup.settle-max", "-1s"));
-        assertEquals(List.of("buffer.warmup.connections must be between 1 and 1024, was 0",
-                "buffer.warmup.requests must be between 0 and " + Integer.MAX_VALUE + ", was -1",
-                "buffer.warmup.refusals must be between 0 and " + Integer.MAX_VALUE + ", was -1",
-                "buffer.warmup.max-duration must be a positive duration, was PT0S",
-                "buffer.warmup.settle-max must be at least PT0S (0 reports ready once the rehearsal ends), was PT-1S"),
-                problems);
-        assertEquals(List.of(), problemsWith(Map.of("buffer.warmup.enabled", "false", "buffer.warmup.requests", "0",
-                "buffer.warmup.refusals", "0", "buffer.warmup.settle-max", "0s")));
     }
 
     @Test

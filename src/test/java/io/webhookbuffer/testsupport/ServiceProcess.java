@@ -47,12 +47,11 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /**
-     * {@code env} with a short warm-up (3 s of rehearsal, 1 s of settling instead of up to 30 s), for tests of what
+     * {@code env} with a short warm-up (2 s of rehearsal, 1 s of settling instead of up to 30 s), for tests of what
      * replicas do together rather than of their first seconds: the warm-up still runs and readiness still waits for it.
      */
     public static Map<String, String> shortWarmup(Map<String, String> env) {
-        Map<String, String> merged = new HashMap<>(Map.of("BUFFER_WARMUP_MAX_DURATION", "3s",
-                "BUFFER_WARMUP_SETTLE_MAX", "1s"));
+        Map<String, String> merged = new HashMap<>(Map.of("BUFFER_WARMUP_MAX_DURATION", "2s"));
         merged.putAll(env);
         return merged;
     }

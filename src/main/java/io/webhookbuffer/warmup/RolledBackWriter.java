@@ -1,4 +1,4 @@
-package io.webhookbuffer.queue;
+package io.webhookbuffer.warmup;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,24 +8,26 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-import jakarta.enterprise.context.ApplicationScoped;
-
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
+import io.webhookbuffer.queue.BatchArrays;
+import io.webhookbuffer.queue.CommitSql;
+import io.webhookbuffer.queue.EventWriter;
+import io.webhookbuffer.queue.IncomingEvent;
+import io.webhookbuffer.queue.StoreOutcome;
 
 /**
- * The warm-up's writer: the real group-commit statement ({@link CommitSql#INSERT_BATCH}) over batches of the
- * rehearsal tenant's events, each inside a transaction that is rolled back, so the statement, its parameters and the
- * PostgreSQL client's code run as they will for real events while nothing is kept (no queue row, no dedupe row,
- * nothing to deliver). Events that arrive while a batch runs share the next one, as in a group commit. It answers
- * what the statement returned (STORED for a row it inserted, DUPLICATE otherwise), or FAILED when the database
- * failed; the warm-up goes on either way.
+ * The rehearsal tenant's event writer (in its sinks, {@link Warmup}): the real group-commit statement
+ * ({@link CommitSql#INSERT_BATCH}) over batches of the rehearsal's events, each inside a transaction that is rolled back, so
+ * the statement, its parameters and the PostgreSQL client's code run as they will for real events while nothing is kept
+ * (no queue row, no dedupe row, nothing to deliver). Events that arrive while a batch runs share the next one, as in a
+ * group commit. It answers what the statement returned (STORED for a row it inserted, DUPLICATE otherwise), or FAILED
+ * when the database failed; the warm-up goes on either way.
  */
-@ApplicationScoped
-public class RehearsalWriter implements EventWriter {
+final class RolledBackWriter implements EventWriter {
 
     private static final int MAX_BATCH = 64;
 
@@ -36,7 +38,7 @@ public class RehearsalWriter implements EventWriter {
     private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean running = new AtomicBoolean();
 
-    public RehearsalWriter(Pool pool) {
+    RolledBackWriter(Pool pool) {
         this.pool = pool;
     }
 

@@ -1,12 +1,10 @@
-package io.webhookbuffer.health;
+package io.webhookbuffer.warmup;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-
-import io.webhookbuffer.warmup.Warmup;
 
 /** DOWN while the start-up warm-up ({@link Warmup}) runs, so no traffic reaches a replica whose hot path is cold. */
 @Readiness
