@@ -86,7 +86,7 @@ public class OriginClient {
             List<QueuedEvent> batch) {
         byte[] body = batchBody(tenantId, provider, batch);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "application/json");
-        BatchTrace trace = tracing.delivery(tenantId, provider, batch.size(), i -> batch.get(i).traceParent());
+        BatchTrace trace = tracing.delivery(tenantId, provider, batch, QueuedEvent::traceParent);
         if (trace != BatchTrace.OFF) {
             headers.add(Tracing.TRACEPARENT, trace.traceParent());
         }

@@ -245,8 +245,14 @@ final class TenantDrain {
         return lane.watch(exchange, clock, slots.slowAfterMillis())
                 .invoke(response -> slow = lane.crossed())
                 .invoke(this::observe)
-                .flatMap(response -> response.trace().inLogContext(
-                        () -> outcomes.decide(lease, isolation, base, batch, response, isolationTry)));
+                .flatMap(response -> {
+                    response.trace().logContext(); // the batch span's ids on the lines about its answer
+                    try {
+                        return outcomes.decide(lease, isolation, base, batch, response, isolationTry);
+                    } finally {
+                        response.trace().clearLogContext();
+                    }
+                });
     }
 
     /** Once per drain: a tenant origin that gets no credentials is likely waiting for them (docs/delivery.md). */

@@ -70,21 +70,9 @@ public class IngestService {
      */
     public CompletionStage<IngestAnswer> admit(IngressGate.Admitted admitted, Function<String, String> headers,
             long receivedAt) {
-        Tenant tenant = admitted.tenant();
-        // The ingest span (docs/operations.md "Tracing"): started where the request is decided, ended with the answer;
-        // in the tenant's sinks, like every effect of the request.
-        IngestTrace trace = admitted.sinks().traces().ingest(tenant.id(), tenant.provider(), tenant.trustTraceContext(),
-                headers);
-        trace.logContext();
-        CompletionStage<IngestAnswer> decided;
-        try {
-            decided = decide(admitted, headers, receivedAt, trace);
-        } catch (RuntimeException e) {
-            ended(trace, null);
-            throw e;
-        }
-        decided = Providers.answersWithoutBody(tenant.provider()) ? decided.thenApply(IngestAnswer::bodiless) : decided;
-        return trace == IngestTrace.OFF ? decided : decided.whenComplete((answer, failure) -> ended(trace, answer));
+        CompletionStage<IngestAnswer> decided = decide(admitted, headers, receivedAt);
+        return Providers.answersWithoutBody(admitted.tenant().provider()) ? decided.thenApply(IngestAnswer::bodiless)
+                : decided;
     }
 
     /** Ends the ingest span with the answer the request gets (a failed decision is answered 503). */
@@ -100,7 +88,7 @@ public class IngestService {
     }
 
     private CompletionStage<IngestAnswer> decide(IngressGate.Admitted admitted, Function<String, String> headers,
-            long receivedAt, IngestTrace trace) {
+            long receivedAt) {
         Tenant tenant = admitted.tenant();
         // Usage: in-memory adders only (flushed to PostgreSQL on a schedule), never I/O per event.
         UsageCounters.Tally tally = admitted.sinks().usage().of(tenant.id());
@@ -128,7 +116,7 @@ public class IngestService {
             // is under a flood of bad signatures and its guarded slots are taken. A provider retries a 503.
             return done(IngestAnswer.verificationBusy());
         }
-        return checked.thenCompose(c -> verified(admitted, headers, receivedAt, verifier, c, tally, trace));
+        return checked.thenCompose(c -> verified(admitted, headers, receivedAt, verifier, c, tally));
     }
 
     /**
@@ -227,7 +215,7 @@ public class IngestService {
     }
 
     private CompletionStage<IngestAnswer> verified(IngressGate.Admitted admitted, Function<String, String> headers,
-            long receivedAt, SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally, IngestTrace trace) {
+            long receivedAt, SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally) {
         Tenant tenant = admitted.tenant();
         VerificationFailure failure = checked.failure();
         if (failure != VerificationFailure.NONE) {
@@ -239,6 +227,33 @@ public class IngestService {
                     ? (long) checked.bytes() * Math.max(1, tenant.secrets().size()) : 0);
             return done(IngestAnswer.unauthorized(failure));
         }
+        // The ingest span (docs/operations.md "Tracing") begins only here, once the sender has proved itself: a
+        // forged, unsigned or otherwise refused request costs no span and no place in the export queue every tenant
+        // shares (its refusal is in the metrics and the refusal log). It is dated from receivedAt, so it covers the
+        // verification. In the tenant's sinks, like every effect of the request.
+        IngestTrace trace = admitted.sinks().traces().ingest(tenant.id(), tenant.provider(), tenant.trustTraceContext(),
+                headers, receivedAt);
+        if (trace == IngestTrace.OFF) {
+            return authentic(admitted, headers, receivedAt, verifier, checked, tally, null);
+        }
+        trace.logContext();
+        CompletionStage<IngestAnswer> decided;
+        try {
+            decided = authentic(admitted, headers, receivedAt, verifier, checked, tally, trace.traceParent());
+        } catch (RuntimeException e) {
+            ended(trace, null);
+            throw e;
+        }
+        return decided.whenComplete((answer, error) -> ended(trace, answer));
+    }
+
+    /**
+     * An authenticated request: a provider's handshake answered, or its event handed to the tenant's actor with the
+     * W3C context of its ingest span ({@code traceParent}, null when it has none), stored with it.
+     */
+    private CompletionStage<IngestAnswer> authentic(IngressGate.Admitted admitted, Function<String, String> headers,
+            long receivedAt, SignatureVerifier verifier, Checked checked, UsageCounters.Tally tally, String traceParent) {
+        Tenant tenant = admitted.tenant();
         byte[] body = checked.body();
         HandshakeAnswer handshake = verifier.handshake(headers, body, tenant.secrets(), receivedAt);
         if (handshake != null) {
@@ -246,7 +261,7 @@ public class IngestService {
         }
         String key = checked.key() != null ? checked.key() : key(verifier, headers, body);
         IncomingEvent event = new IncomingEvent(tenant.id(), key, body, contentType(headers),
-                forwardedHeaders(headers), receivedAt, trace.traceParent());
+                forwardedHeaders(headers), receivedAt, traceParent);
         return actors.ingest(tenant, event, admitted.sinks().storage()).thenApply(result -> {
             count(tally, result, body.length);
             return IngestAnswer.of(result);

@@ -15,7 +15,7 @@ import io.webhookbuffer.verify.SenderRetries;
  * sinks {@link Sinks} resolved for its tenant, and never asks whose they are: this replica's for every tenant, others
  * only for a tenant held with sinks of its own ({@link Sinks#hold}).
  *
- * @param traces starts a request's ingest span: {@code (tenantId, provider, trustSender, headers)}
+ * @param traces starts a request's ingest span: {@code (tenantId, provider, trustSender, headers, receivedAt)}
  */
 public record TenantSinks(Storage storage, UsageCounters usage, IngressListener metrics, Refusals refusals,
         Traces traces) {
@@ -48,7 +48,8 @@ public record TenantSinks(Storage storage, UsageCounters usage, IngressListener 
     /** Starts a request's ingest span ({@link io.webhookbuffer.trace.Tracing#ingest}). */
     @FunctionalInterface
     public interface Traces {
-        IngestTrace ingest(String tenantId, String provider, boolean trustSender, Function<String, String> headers);
+        IngestTrace ingest(String tenantId, String provider, boolean trustSender, Function<String, String> headers,
+                long receivedAt);
     }
 
     /**
@@ -57,7 +58,7 @@ public record TenantSinks(Storage storage, UsageCounters usage, IngressListener 
      */
     public static TenantSinks discarding(Storage storage) {
         return new TenantSinks(storage, new UsageCounters(), NO_METRICS, (tenant, answer, names, bytes, peer) -> {
-        }, (tenantId, provider, trust, headers) -> IngestTrace.OFF);
+        }, (tenantId, provider, trust, headers, receivedAt) -> IngestTrace.OFF);
     }
 
 }

@@ -207,7 +207,7 @@ public class GroupCommitWriter implements EventWriter {
     private void commit(List<Pending> batch) {
         InFlight commit = new InFlight(batch);
         inFlight.add(commit);
-        BatchTrace trace = tracing.commit(batch.size(), i -> batch.get(i).event.traceParent());
+        BatchTrace trace = tracing.commit(batch, pending -> pending.event.traceParent());
         SqlConnection held = kept.take();
         Future<SqlConnection> acquired = held != null ? Future.succeededFuture(held) : pool.getConnection();
         attempt(commit, acquired, false)

@@ -1,7 +1,5 @@
 package io.webhookbuffer.trace;
 
-import java.util.function.Supplier;
-
 import org.jboss.logging.MDC;
 
 import io.opentelemetry.api.trace.Span;
@@ -47,18 +45,18 @@ public final class BatchTrace {
     }
 
     /**
-     * Runs {@code work} with this span's ids in the log context: the lines the drain writes as it decides about the
-     * batch's answer (those written after a later database answer do not have them).
+     * Puts this span's ids in the log context, for the lines the drain writes as it decides about the batch's answer
+     * (those written after a later database answer do not have them); {@link #clearLogContext} takes them out.
      */
-    public <T> T inLogContext(Supplier<T> work) {
-        if (span == null) {
-            return work.get();
+    public void logContext() {
+        if (span != null) {
+            MDC.put(IngestTrace.TRACE_ID, span.getSpanContext().getTraceId());
+            MDC.put(IngestTrace.SPAN_ID, span.getSpanContext().getSpanId());
         }
-        MDC.put(IngestTrace.TRACE_ID, span.getSpanContext().getTraceId());
-        MDC.put(IngestTrace.SPAN_ID, span.getSpanContext().getSpanId());
-        try {
-            return work.get();
-        } finally {
+    }
+
+    public void clearLogContext() {
+        if (span != null) {
             MDC.remove(IngestTrace.TRACE_ID);
             MDC.remove(IngestTrace.SPAN_ID);
         }

@@ -1,7 +1,8 @@
 package io.webhookbuffer.trace;
 
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.IntFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -20,8 +21,10 @@ import io.opentelemetry.context.Context;
 /**
  * Starts the buffer's spans (docs/operations.md "Tracing" lists each with its attributes). Off ({@code
  * quarkus.otel.sdk.disabled}, true unless an OTLP endpoint is configured: {@link TracingSwitch}), every method returns
- * a shared no-op without touching its arguments. On, a span costs its ids, a few attributes and, when sampled, a place
- * in the SDK's export queue (full: dropped, never waited for). Safe on the event loop and any other thread.
+ * a shared no-op without touching its arguments, and its callers pass constants (a non-capturing function, never a
+ * lambda made per call), so the off path allocates nothing. On, a span costs its ids, a few attributes and, when
+ * sampled, a place in the SDK's export queue (full: dropped, never waited for). Safe on the event loop and any other
+ * thread.
  */
 @ApplicationScoped
 public class Tracing {
@@ -59,15 +62,20 @@ public class Tracing {
     }
 
     /**
-     * The server span of one ingest request, started now. A sender's {@code traceparent} is its parent when the tenant
-     * trusts it ({@code trustSender}); otherwise the span starts a trace of its own and only links to the sender's.
+     * The server span of one ingest request whose signature verified, started at {@code receivedAt} (epoch ms, the
+     * event's received time: the span covers the verification too). Only an authenticated request gets one, so a
+     * sender who has proved nothing costs no span, no look at its {@code traceparent} and no place in the export queue
+     * every tenant shares. A sender's {@code traceparent} is its parent when the tenant trusts it ({@code
+     * trustSender}); otherwise the span starts a trace of its own and only links to the sender's.
      */
-    public IngestTrace ingest(String tenantId, String provider, boolean trustSender, Function<String, String> headers) {
+    public IngestTrace ingest(String tenantId, String provider, boolean trustSender, Function<String, String> headers,
+            long receivedAt) {
         if (!on) {
             return IngestTrace.OFF;
         }
         SpanContext sender = TraceParents.parse(headers.apply(TRACEPARENT));
         SpanBuilder span = tracer.spanBuilder(INGEST).setSpanKind(SpanKind.SERVER)
+                .setStartTimestamp(receivedAt, TimeUnit.MILLISECONDS)
                 .setAttribute(TENANT, tenantId).setAttribute(PROVIDER, provider).setAttribute(METHOD, "POST");
         if (sender != null && trustSender) {
             span.setParent(Context.root().with(Span.wrap(sender)));
@@ -80,13 +88,16 @@ public class Tracing {
         return new IngestTrace(span.startSpan());
     }
 
-    /** The span of one group commit of {@code events} events, linked to each one's ingest span ({@code traceParent}). */
-    public BatchTrace commit(int events, IntFunction<String> traceParent) {
+    /**
+     * The span of one group commit of {@code events}, linked to each one's ingest span ({@code traceParent} reads an
+     * event's stored context: a non-capturing function, so the caller's off path makes nothing).
+     */
+    public <T> BatchTrace commit(List<T> events, Function<? super T, String> traceParent) {
         if (!on) {
             return BatchTrace.OFF;
         }
         SpanBuilder span = tracer.spanBuilder(COMMIT).setSpanKind(SpanKind.INTERNAL).setNoParent()
-                .setAttribute(EVENTS, (long) events);
+                .setAttribute(EVENTS, (long) events.size());
         return new BatchTrace(linked(span, events, traceParent).startSpan());
     }
 
@@ -94,19 +105,20 @@ public class Tracing {
      * The client span of one batch to a tenant's origin, linked to the ingest span of every event it carries; its
      * {@link BatchTrace#traceParent()} goes on the request.
      */
-    public BatchTrace delivery(String tenantId, String provider, int events, IntFunction<String> traceParent) {
+    public <T> BatchTrace delivery(String tenantId, String provider, List<T> events,
+            Function<? super T, String> traceParent) {
         if (!on) {
             return BatchTrace.OFF;
         }
         SpanBuilder span = tracer.spanBuilder(DELIVER).setSpanKind(SpanKind.CLIENT).setNoParent()
                 .setAttribute(TENANT, tenantId).setAttribute(PROVIDER, provider).setAttribute(METHOD, "POST")
-                .setAttribute(EVENTS, (long) events);
+                .setAttribute(EVENTS, (long) events.size());
         return new BatchTrace(linked(span, events, traceParent).startSpan());
     }
 
-    private static SpanBuilder linked(SpanBuilder span, int events, IntFunction<String> traceParent) {
-        for (int i = 0; i < events; i++) {
-            SpanContext ingest = TraceParents.parse(traceParent.apply(i));
+    private static <T> SpanBuilder linked(SpanBuilder span, List<T> events, Function<? super T, String> traceParent) {
+        for (T event : events) {
+            SpanContext ingest = TraceParents.parse(traceParent.apply(event));
             if (ingest != null) {
                 span.addLink(ingest);
             }

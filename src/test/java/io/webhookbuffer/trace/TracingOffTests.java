@@ -4,7 +4,12 @@ import static io.webhookbuffer.testsupport.TestTenants.tenant;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.List;
+import java.util.function.Function;
 
 import jakarta.inject.Inject;
 
@@ -20,8 +25,9 @@ import io.webhookbuffer.testsupport.Events;
 
 /**
  * With no OTLP endpoint configured (the tests' default profile, as production's default), tracing is off: the SDK is
- * disabled, so the buffer starts no span and no span reaches an exporter (not even Quarkus's default, localhost:4317),
- * and ingest works as before with no trace context stored.
+ * disabled, so the buffer starts no span (its hooks return the shared no-ops without reading their arguments) and no
+ * span reaches an exporter (not even Quarkus's default, localhost:4317), and ingest works as before with no trace
+ * context stored.
  */
 @QuarkusTest
 class TracingOffTests {
@@ -42,6 +48,12 @@ class TracingOffTests {
         // Quarkus's disabled SDK: spans may be made (by a library) but go to no processor, so to no exporter.
         String provider = ((OpenTelemetrySdk) openTelemetry).getSdkTracerProvider().toString();
         assertTrue(provider.contains("spanProcessor=NoopSpanProcessor{}"), provider);
+
+        // Off, every hook is the shared no-op and reads none of its arguments.
+        Function<String, String> untouchable = x -> fail("an off hook read its arguments");
+        assertSame(IngestTrace.OFF, tracing.ingest("t", "generic", true, untouchable, 0));
+        assertSame(BatchTrace.OFF, tracing.commit(List.of("e"), untouchable));
+        assertSame(BatchTrace.OFF, tracing.delivery("t", "generic", List.of("e"), untouchable));
 
         String t = tenant().provision();
         Events.post(t, "untraced-1").then().statusCode(202);

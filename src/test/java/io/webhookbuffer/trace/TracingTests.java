@@ -1,6 +1,7 @@
 package io.webhookbuffer.trace;
 
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
+import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,6 +26,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opentelemetry.proto.trace.v1.Span.SpanKind;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOriginResource;
@@ -32,6 +34,7 @@ import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.InjectOtlpReceiver;
 import io.webhookbuffer.testsupport.OtlpReceiver;
 import io.webhookbuffer.testsupport.OtlpReceiver.Received;
+import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
@@ -50,6 +53,11 @@ class TracingTests {
     private static final String SENDER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static final String SENDER_SPAN = "00f067aa0ba902b7";
     private static final String SENDER_TRACEPARENT = "00-" + SENDER_TRACE + "-" + SENDER_SPAN + "-01";
+    /** The context forged requests carry: no span may ever name it. */
+    private static final String FORGED_TRACE = "0af7651916cd43dd8448eb211c80319c";
+    private static final String FORGED_TRACEPARENT = "00-" + FORGED_TRACE + "-b7ad6b7169203331-01";
+    private static final int FORGED = 20;
+    private static final String INGEST_TOTAL = MetricNames.INGEST.prometheus();
 
     @InjectOtlpReceiver
     OtlpReceiver receiver;
@@ -129,15 +137,43 @@ class TracingTests {
                 origin.events(t).get(0).get("traceparent").asText());
     }
 
+    /**
+     * A request that has not proved itself costs no span and no trace work (docs/operations.md "Tracing"): a burst of
+     * forged signatures (each with a sender's traceparent), an unsigned request, an unknown tenant and an oversized
+     * body, then one signed event. Of this tenant's spans exactly the event's arrive, no span anywhere links to or
+     * continues the forgers' trace, and the refusals are counted in the metrics as before.
+     */
     @Test
-    void aRefusedSignatureIsTracedWithoutAnEventAndStoresNothing() {
-        String t = tenant().provision();
-        Signed.webhook("not-the-secret", Events.body("forged-1")).header("X-Event-ID", "forged-1")
+    void onlyARequestWhoseSignatureVerifiedMakesASpan() {
+        String t = tenant().maxBodyBytes(512).provision();
+        Scrape before = Scrape.now();
+        for (int i = 0; i < FORGED; i++) {
+            Signed.webhook("not-the-secret", Events.body("forged-" + i)).header("X-Event-ID", "forged-" + i)
+                    .header("traceparent", FORGED_TRACEPARENT).post("/webhook/" + t).then().statusCode(401);
+        }
+        given().contentType("application/json").body("{}").header("traceparent", FORGED_TRACEPARENT)
                 .post("/webhook/" + t).then().statusCode(401);
+        Signed.webhook(TestTenants.DEFAULT_SECRET, "{}").header("traceparent", FORGED_TRACEPARENT)
+                .post("/webhook/nobody-" + t).then().statusCode(404);
+        Signed.webhook(TestTenants.DEFAULT_SECRET, "x".repeat(600)).header("traceparent", FORGED_TRACEPARENT)
+                .post("/webhook/" + t).then().statusCode(413);
+        Signed.webhook(TestTenants.DEFAULT_SECRET, Events.body("genuine-1")).header("X-Event-ID", "genuine-1")
+                .post("/webhook/" + t).then().statusCode(202);
+
         Received ingest = awaitSpan(Tracing.INGEST, t);
-        assertEquals("bad_signature", ingest.attributes().get("buffer.outcome"));
-        assertEquals("401", ingest.attributes().get("http.response.status_code"));
-        assertFalse(ingest.attributes().containsKey("buffer.event_id"));
+        Received delivery = awaitSpan(Tracing.DELIVER, t);
+        // One queue, first in, first out: every span ended before the delivery's has been exported with it or before.
+        assertEquals(Set.of(ingest.spanId() + "/buffered", delivery.spanId() + "/delivered"), Set.copyOf(receiver
+                .spans().stream().filter(s -> t.equals(s.attributes().get("buffer.tenant")))
+                .map(s -> s.spanId() + "/" + s.attributes().get("buffer.outcome")).toList()));
+        assertEquals(2, receiver.spans().stream().filter(s -> t.equals(s.attributes().get("buffer.tenant"))).count());
+        assertTrue(receiver.spans().stream().noneMatch(s -> FORGED_TRACE.equals(s.traceId())
+                || s.links().stream().anyMatch(l -> FORGED_TRACE.equals(l.traceId()))), "no span for a forger");
+        Scrape after = Scrape.now();
+        assertEquals(FORGED + 1, after.count(INGEST_TOTAL, "outcome", "bad_signature")
+                - before.count(INGEST_TOTAL, "outcome", "bad_signature"), "the refusals are counted");
+        assertEquals(1, after.count(INGEST_TOTAL, "outcome", "too_large") - before.count(INGEST_TOTAL, "outcome",
+                "too_large"));
     }
 
     private Received commitLinking(Received ingest) {

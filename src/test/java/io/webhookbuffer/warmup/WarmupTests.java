@@ -136,7 +136,7 @@ class WarmupTests {
         assertNotSame(sinks.replica().usage(), held.usage(), "a tally nobody flushes");
         assertNotSame(sinks.replica().metrics(), held.metrics());
         assertNotSame(sinks.replica().storage().writer(), held.storage().writer());
-        assertSame(IngestTrace.OFF, held.traces().ingest(warmup.tenant().id(), "generic", false, name -> null));
+        assertSame(IngestTrace.OFF, held.traces().ingest(warmup.tenant().id(), "generic", false, name -> null, 0));
     }
 
     /**
