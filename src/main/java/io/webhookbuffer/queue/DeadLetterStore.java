@@ -49,11 +49,11 @@ public class DeadLetterStore {
      * Back to the queue in one statement: the rows leave dead_letters and enter event_queue together, in the order
      * the provider's events were received (new ids are assigned in ORDER BY order), ready now, with attempts reset.
      * They join the end of the tenant's queue, deliverable from now: {@code buffer.delivery.max-age} counts from the
-     * replay (received_at, what the origin sees, is kept). Like any commit of queue rows, it first takes the tenant's
-     * commit lock ({@link CommitSql#LOCK_BUCKET}; the rows leave dead_letters only once it is held, so their
-     * ids are drawn after it): a replay that overlapped a commit of the same tenant would otherwise commit ids above
-     * rows still to come, and a drainer whose cursor passed them would deliver those rows out of order
-     * (docs/delivery.md "Order").
+     * replay (received_at, what the origin sees, is kept, and so is trace_parent: the replayed delivery links to the
+     * event's ingest span). Like any commit of queue rows, it first takes the tenant's commit lock
+     * ({@link CommitSql#LOCK_BUCKET}; the rows leave dead_letters only once it is held, so their ids are drawn after
+     * it): a replay that overlapped a commit of the same tenant would otherwise commit ids above rows still to come,
+     * and a drainer whose cursor passed them would deliver those rows out of order (docs/delivery.md "Order").
      */
     static final String REPLAY = """
             WITH locked AS MATERIALIZED (
@@ -63,8 +63,8 @@ public class DeadLetterStore {
             CommitSql.LOCK_BUCKET) + SELECTED + """
             ) AND EXISTS (SELECT 1 FROM locked) RETURNING *)
             INSERT INTO event_queue (tenant_id, event_id, body, content_type, headers, received_at, next_attempt_at,
-                                     deliverable_since)
-            SELECT tenant_id, event_id, body, content_type, headers, received_at, now(), now() FROM moved
+                                     deliverable_since, trace_parent)
+            SELECT tenant_id, event_id, body, content_type, headers, received_at, now(), now(), trace_parent FROM moved
             ORDER BY received_at, id
             RETURNING id""";
 

@@ -158,7 +158,7 @@ public class DrainStore {
     /**
      * Moves rows to dead_letters with a status and reason each, in one statement (nothing lost in between). A move
      * follows a try that carried the rows (a refusal, a failure, a 2xx that rejected them), counted here ({@code $6}:
-     * 1, or 0 when that try never reached the origin).
+     * 1, or 0 when that try never reached the origin). The event's trace context goes with it, for a replay.
      */
     static final String DEAD_LETTER = """
             WITH reasons AS (
@@ -169,8 +169,9 @@ public class DrainStore {
                 RETURNING q.*, r.status AS dead_status, r.error AS dead_error
             )
             INSERT INTO dead_letters (tenant_id, event_id, body, content_type, headers, received_at, attempts,
-                                      last_status, last_error)
-            SELECT tenant_id, event_id, body, content_type, headers, received_at, attempts + $6, dead_status, dead_error
+                                      last_status, last_error, trace_parent)
+            SELECT tenant_id, event_id, body, content_type, headers, received_at, attempts + $6, dead_status, dead_error,
+                   trace_parent
             FROM moved""";
 
     /**

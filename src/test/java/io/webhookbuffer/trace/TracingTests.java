@@ -176,6 +176,39 @@ class TracingTests {
                 "too_large"));
     }
 
+    /**
+     * A dead letter keeps its event's trace: moved to dead_letters and replayed, the event's delivery still links to
+     * its ingest span, and the origin gets the event's own traceparent again.
+     */
+    @Test
+    void aReplayedDeadLetterIsDeliveredInItsOriginalTrace() {
+        String t = tenant().provision();
+        AtomicInteger tries = new AtomicInteger();
+        origin.answer(t, batch -> tries.getAndIncrement() == 0 ? FakeOrigin.Answer.status(400) : FakeOrigin.Answer.ok());
+        Signed.webhook(TestTenants.DEFAULT_SECRET, Events.body("dead-1")).header("X-Event-ID", "dead-1")
+                .post("/webhook/" + t).then().statusCode(202);
+        Received ingest = awaitSpan(Tracing.INGEST, t);
+        await().atMost(PATIENCE).until(() -> deadLetters(t) == 1);
+
+        Signed.command("{}").post("/control/tenants/" + t + "/dead-letters/replay").then().statusCode(200);
+        List<Received> deliveries = awaitSpans(Tracing.DELIVER, t, 2);
+        assertEquals(List.of("refused", "delivered"),
+                deliveries.stream().map(d -> d.attributes().get("buffer.outcome")).toList());
+        for (Received delivery : deliveries) {
+            assertEquals(List.of(ingest.traceId() + "/" + ingest.spanId()),
+                    delivery.links().stream().map(l -> l.traceId() + "/" + l.spanId()).toList(),
+                    "the batch links to the event's ingest span");
+        }
+        await().atMost(PATIENCE).until(() -> origin.events(t).size() == 2);
+        assertEquals("00-" + ingest.traceId() + "-" + ingest.spanId() + "-01",
+                origin.events(t).get(1).get("traceparent").asText(), "the replayed event's own context");
+    }
+
+    private static int deadLetters(String tenantId) {
+        return Signed.command("").get("/control/tenants/" + tenantId + "/dead-letters").then().statusCode(200)
+                .extract().jsonPath().getList("deadLetters").size();
+    }
+
     private Received commitLinking(Received ingest) {
         return receiver.spans().stream().filter(s -> s.name().equals(Tracing.COMMIT))
                 .filter(s -> s.links().stream().anyMatch(l -> l.spanId().equals(ingest.spanId())))
