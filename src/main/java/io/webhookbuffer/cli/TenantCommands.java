@@ -83,6 +83,10 @@ final class TenantCommands {
         @Option(names = "--billing-cadence", paramLabel = "CADENCE", description = "monthly, weekly or daily")
         String billingCadence;
 
+        @Option(names = "--trust-trace-context", paramLabel = "true|false", arity = "1",
+                description = "whether the sender's traceparent parents its ingest span (default false)")
+        Boolean trustTraceContext;
+
         TenantPut(Context context) {
             super(context);
         }
@@ -99,6 +103,7 @@ final class TenantCommands {
             put(fields, "originSigningSecret", originSigningSecret);
             put(fields, "billingAnchor", billingAnchor);
             put(fields, "billingCadence", billingCadence);
+            put(fields, "trustTraceContext", trustTraceContext);
             if (body != null && !fields.isEmpty()) {
                 context.err().println("bufferctl: give either --body or field options, not both");
                 return USAGE;

@@ -2,6 +2,7 @@ package io.webhookbuffer.cli;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -104,6 +105,24 @@ class BufferCtlTests {
         Result status = ctl("secrets", "status", "--json");
         assertEquals(0, status.code(), status.err());
         assertTrue(status.json().get("byKey").has(status.json().get("activeKey").asText()), status.out());
+    }
+
+    /** Whether a tenant trusts its sender's traceparent: set and cleared by an option, kept when omitted. */
+    @Test
+    void setsWhetherATenantTrustsItsSendersTraceContext() throws Exception {
+        String id = newId();
+        Result put = ctl("tenant", "put", id, "--secret", "ctl-trace-secret", "--trust-trace-context", "true", "--json");
+        assertEquals(0, put.code(), put.err());
+        assertTrue(put.json().get("trustTraceContext").asBoolean());
+        assertEquals(0, ctl("tenant", "put", id, "--rate-limit", "50").code());
+        assertTrue(ctl("tenant", "get", id).out().contains("trustTraceContext: true"), "an omitted option keeps it");
+        Result cleared = ctl("tenant", "put", id, "--trust-trace-context", "false", "--json");
+        assertEquals(0, cleared.code(), cleared.err());
+        assertFalse(cleared.json().get("trustTraceContext").asBoolean());
+        Result unclear = ctl("tenant", "put", id, "--trust-trace-context", "maybe");
+        assertEquals(BufferCtl.USAGE, unclear.code(), "true or false, nothing else");
+        assertTrue(unclear.err().contains("--trust-trace-context"), unclear.err());
+        assertFalse(ctl("tenant", "get", id, "--json").json().get("trustTraceContext").asBoolean());
     }
 
     @Test
