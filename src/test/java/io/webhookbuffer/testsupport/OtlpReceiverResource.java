@@ -7,8 +7,8 @@ import java.util.Map;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
- * Starts an {@link OtlpReceiver} and points the app's trace exporter at it (OTLP over HTTP, protobuf), which turns
- * tracing on (trace.TracingSwitch); spans are exported every 100 ms instead of every 5 s.
+ * Starts an {@link OtlpReceiver} and points the app's trace exporter at it (OTLP over HTTP, protobuf: the build's
+ * default), which turns tracing on (trace.TracingSwitch); spans are exported every 100 ms instead of every 5 s.
  */
 public class OtlpReceiverResource implements QuarkusTestResourceLifecycleManager {
 
@@ -21,8 +21,8 @@ public class OtlpReceiverResource implements QuarkusTestResourceLifecycleManager
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // No protocol: the build's own default (OTLP/HTTP, trace.TracingSwitch) is what these tests export with.
         return Map.of("quarkus.otel.exporter.otlp.traces.endpoint", receiver.endpoint(),
-                "quarkus.otel.exporter.otlp.traces.protocol", "http/protobuf",
                 "quarkus.otel.bsp.schedule.delay", "100ms");
     }
 

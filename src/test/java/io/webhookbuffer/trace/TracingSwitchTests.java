@@ -1,7 +1,10 @@
 package io.webhookbuffer.trace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -10,7 +13,10 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
-/** Tracing is off unless an OTLP endpoint is configured; an explicit quarkus.otel.sdk.disabled wins. */
+/**
+ * Tracing is off unless an OTLP endpoint is configured; an explicit quarkus.otel.sdk.disabled wins; spans go over
+ * OTLP/HTTP.
+ */
 class TracingSwitchTests {
 
     @Test
@@ -31,15 +37,34 @@ class TracingSwitchTests {
         assertEquals(false, disabled(Map.of("quarkus.otel.sdk.disabled", "false")));
     }
 
+    /** Spans go over OTLP/HTTP: the default, whatever the extension's; gRPC (its libraries left out) refused. */
+    @Test
+    void theProtocolIsHttpAndGrpcIsRefusedByName() {
+        assertEquals("http/protobuf", config(Map.of()).getValue(TracingSwitch.PROTOCOL, String.class));
+        assertEquals("http/protobuf", config(Map.of(TracingSwitch.ANY_PROTOCOL, "http/protobuf"))
+                .getValue(TracingSwitch.PROTOCOL, String.class));
+        for (String key : List.of(TracingSwitch.PROTOCOL, TracingSwitch.ANY_PROTOCOL)) {
+            SmallRyeConfig config = config(Map.of(key, "grpc"));
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> config.getValue(TracingSwitch.PROTOCOL, String.class));
+            assertTrue(refused.getMessage().startsWith(key + " is 'grpc'"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("http/protobuf"), refused.getMessage());
+        }
+    }
+
     private static boolean disabled(Map<String, String> configured) {
-        SmallRyeConfig config = new SmallRyeConfigBuilder()
+        return config(configured).getValue("quarkus.otel.sdk.disabled", Boolean.class);
+    }
+
+    private static SmallRyeConfig config(Map<String, String> configured) {
+        return new SmallRyeConfigBuilder()
                 .withInterceptors(new TracingSwitch())
                 // The extension's defaults, as its mappings give them: never "configured".
                 .withDefaultValue("quarkus.otel.sdk.disabled", "false")
                 .withDefaultValue("quarkus.otel.exporter.otlp.traces.endpoint", "http://localhost:4317/")
                 .withDefaultValue("quarkus.otel.exporter.otlp.endpoint", "http://localhost:4317/")
+                .withDefaultValue(TracingSwitch.PROTOCOL, "grpc")
                 .withSources(new PropertiesConfigSource(configured, "test", 300))
                 .build();
-        return config.getValue("quarkus.otel.sdk.disabled", Boolean.class);
     }
 }
