@@ -19,7 +19,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 /**
  * The start-up check of the secrets keys ({@link SealingKeyCheck}), invoked against the real database: a key id mapped
  * to other bytes than those that sealed the stored values is a problem naming the id (never a key), whether the id's
- * check value is recorded yet or not; the right bytes pass and record it. {@code SealingKeyRefusedIT} starts the
+ * check value is recorded yet or not; the right bytes pass and record it. {@code StartupRefusalsIT} starts the
  * packaged service so.
  */
 @QuarkusTest
