@@ -12,17 +12,20 @@
 # BENCH_SERVER_JAVA (java: the buffer's JVM), BENCH_GENERATOR_OPTS (-Xmx2g -XX:+UseSerialGC), BENCH_PGBENCH_CLIENTS (2),
 # BENCH_DRAIN_WAIT (300s), BENCH_WRK (true: the steady scenario's cross-check with wrk), BENCH_OUT
 # (bench/results/<time>-<scenario>), BENCH_REPLICAS (1; as --replicas), BENCH_APP (target/local/quarkus-app: the
-# buffer's build; the tools always run from the local build), BENCH_STOP_WAIT (30: seconds from SIGTERM to SIGKILL).
+# buffer's build), BENCH_TOOLS_CLASSPATH (the local build's: where the generator, the origin and the report run
+# from), BENCH_STOP_WAIT (30: seconds from SIGTERM to SIGKILL).
 # --replicas N (N > 1): N buffers on one database (ports BENCH_BUFFER_PORT+1..N), behind HAProxy on BENCH_BUFFER_PORT
 # (round-robin per request, apt-get install haproxy), which starts once every replica is ready.
 # Needs Java 17+, psql and pgbench, and wrk for the steady scenario's cross-check (apt-get install wrk); builds the
 # local build (target/local/quarkus-app: the service with the tools and the /bench/ceiling route, which the service's
-# own artifact does not carry) with Maven if it is missing. Local only: everything on 127.0.0.1, no load elsewhere.
+# own artifact does not carry) with Maven if it is missing and BENCH_APP or BENCH_TOOLS_CLASSPATH leaves it in use. A
+# buffer's build without the ceiling route (the service's own artifact: BenchSmokeIT) gets no HTTP ceiling, said so.
+# Local only: everything on 127.0.0.1, no load elsewhere.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-usage() { sed -n '5,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '5,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 scenario=steady; duration=""; warmup=""; ceiling_seconds=""; ceilings=true; runs=1; replicas=${BENCH_REPLICAS:-1}
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -77,9 +80,11 @@ case "$replicas" in [1-9]) ;; *) echo "--replicas must be 1 to 9" >&2; exit 2;; 
 # The local build: the same service code as target/quarkus-app, plus src/tools (this generator, the demo origin, the
 # report and the ceiling route) and src/local (inactive here: the buffer runs in the prod profile).
 local_build=target/local/quarkus-app
-cp="$local_build/app/*:$local_build/lib/main/*"
+# The tools' class path: the local build's unless BENCH_TOOLS_CLASSPATH names another (the tests' class path, which
+# holds src/tools too: BenchSmokeIT).
+cp=${BENCH_TOOLS_CLASSPATH:-"$local_build/app/*:$local_build/lib/main/*"}
 # The buffer's build: the local build unless BENCH_APP names another (an aot-jar trained for the JDK 25 AOT cache,
-# docs/performance.md "Cold start").
+# docs/performance.md "Cold start"; the service's own artifact, target/quarkus-app: BenchSmokeIT).
 app=${BENCH_APP:-$local_build}
 # The buffer runs in the prod profile, which refuses a control secret under 32 bytes and every published demo
 # secret: fresh random ones each run (the tenants' webhook secret is a tenant's, not a setting).
@@ -101,7 +106,7 @@ fi
 if [ "$replicas" -gt 1 ]; then
   command -v haproxy >/dev/null || { echo "--replicas $replicas runs the replicas behind HAProxy: apt-get install haproxy" >&2; exit 2; }
 fi
-if [ ! -f "$local_build/quarkus-run.jar" ]; then
+if { [ "$app" = "$local_build" ] || [ -z "${BENCH_TOOLS_CLASSPATH:-}" ]; } && [ ! -f "$local_build/quarkus-run.jar" ]; then
   echo "building the local build (mvn -B -Plocal package -Dexec.skip)"
   mvn -B -q -Plocal package -Dexec.skip
 fi
@@ -276,7 +281,19 @@ cpu_sampler() {
   done
 }
 
+# ceilings_run: the HTTP ceiling, when the buffer's build serves the ceiling route (http_ceiling=true then). A build
+# without it (the service's own artifact) answers 404 there: a ceiling measured from those answers would be no
+# ceiling, so none is reported.
 ceilings_run() {
+  local answer
+  answer=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'content-type: application/json' -d '{}' \
+           "http://127.0.0.1:$buffer_port/bench/ceiling?tenant=probe")
+  http_ceiling=false
+  if [ "$answer" != 202 ]; then
+    echo "== HTTP ceiling: not measured: POST /bench/ceiling answered $answer (the buffer's build, $app, has no ceiling route)"
+    return 0
+  fi
+  http_ceiling=true
   echo "== HTTP ceiling: POST /bench/ceiling (202, no work), ${ceiling_seconds}s"
   generate http-ceiling --path '/bench/ceiling?tenant=' --connections "$connections" \
            --warmup "$(( ceiling_seconds / 2 ))s" --duration "${ceiling_seconds}s" >/dev/null
@@ -419,8 +436,11 @@ run_once() { # RUN_NUMBER
   fi
   if $ceilings; then
     ceilings_run
-    report+=(--http-ceiling "$out/http-ceiling.json" --pgbench "$out/pgbench.txt")
-    if $use_wrk; then report+=(--wrk-ceiling "$out/wrk-http-ceiling.txt"); fi
+    report+=(--pgbench "$out/pgbench.txt")
+    if $http_ceiling; then
+      report+=(--http-ceiling "$out/http-ceiling.json")
+      if $use_wrk; then report+=(--wrk-ceiling "$out/wrk-http-ceiling.txt"); fi
+    fi
   fi
   if [ "$drain_mode" = after ]; then
     stop_buffer

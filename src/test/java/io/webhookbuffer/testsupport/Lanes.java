@@ -8,7 +8,7 @@ package io.webhookbuffer.testsupport;
  */
 public final class Lanes {
 
-    /** The lock of the tests that load the cores: torture, abuse, three replicas, the bench's build and smoke run. */
+    /** The lock of the tests that load the cores: torture, abuse, three replicas, the bench's smoke run. */
     public static final String CORES = "the machine's cores";
 
     private Lanes() {
