@@ -25,9 +25,10 @@ import io.webhookbuffer.testsupport.Lanes;
  * makes it answer 500, SIGTERM under load and restart — then the checks below and one table (printed, and written to
  * {@code target/torture/summary.md}).
  *
- * <p>In {@code mvn -B verify} it runs the CI size (about a minute and a half; a short proxy cut stands in for the restart of
- * the shared PostgreSQL). {@code bench/torture.sh} runs the full size on a throwaway PostgreSQL cluster with a real
- * restart; sizes and settings are in {@link TortureSettings} and docs/torture.md.
+ * <p>In {@code mvn -B verify} it runs the CI size (a few minutes; a short proxy cut stands in for the restart of the
+ * shared PostgreSQL, and the service's warm-up and shutdown delay are short). {@code bench/torture.sh} runs the full
+ * size on a throwaway PostgreSQL cluster with a real restart; sizes and settings are in {@link TortureSettings} and
+ * docs/torture.md.
  *
  * <p>Checks that fail on 63fcc2b (before issue 14's fixes), and why, are marked "63fcc2b:" below.
  *

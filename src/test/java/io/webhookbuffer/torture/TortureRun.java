@@ -105,7 +105,7 @@ final class TortureRun implements AutoCloseable {
         env.put("BUFFER_DELIVERY_SIGNING_SECRET", secrets.get("batch signing secret"));
         // Per-request lines too: the secret scan reads everything the service can write.
         env.put("QUARKUS_LOG_CATEGORY__IO_WEBHOOKBUFFER__LEVEL", "DEBUG");
-        env.putAll(settings.deliveryEnv());
+        env.putAll(settings.serviceEnv());
         Files.createDirectories(LOG_DIR);
         try (var old = Files.list(LOG_DIR)) { // the last run's logs and table: what is there is this run's
             for (Path file : old.toList()) {

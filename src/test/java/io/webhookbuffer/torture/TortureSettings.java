@@ -44,6 +44,15 @@ final class TortureSettings {
     /** How long after the fault's end the first 202 may come. */
     final Duration recoveryBound;
     /**
+     * The service's warm-up before readiness at each of its starts ({@code buffer.warmup.max-duration} and
+     * {@code settle-max}): CI, short ({@link io.webhookbuffer.testsupport.ServiceProcess#shortWarmup}'s values), so its
+     * three starts are not most of the run; full, the service's defaults.
+     */
+    final Duration serviceWarmup;
+    final Duration serviceWarmupSettle;
+    /** The service's {@code quarkus.shutdown.delay} at both SIGTERMs: CI 1 s (it serves through it either way). */
+    final Duration shutdownDelay;
+    /**
      * Full run: the throwaway cluster the service runs on (bench/torture.sh makes it); empty: a database of its own on
      * the test PostgreSQL, {@code <test database>_torture}.
      */
@@ -73,6 +82,9 @@ final class TortureSettings {
         requestTimeout = duration("request-timeout", "1s", "1s");
         leaseTtl = duration("lease-ttl", "3s", "3s");
         recoveryBound = duration("recovery-bound", "2s", "2s");
+        serviceWarmup = duration("service-warmup", "3s", "20s");
+        serviceWarmupSettle = duration("service-warmup-settle", "1s", "10s");
+        shutdownDelay = duration("shutdown-delay", "1s", "5s");
         String port = text("pg.port", "");
         pgPort = port.isBlank() ? Optional.empty() : Optional.of(Integer.parseInt(port.strip()));
         pgDatabase = text("pg.database", "webhook_buffer_torture");
@@ -84,9 +96,12 @@ final class TortureSettings {
         return new TortureSettings();
     }
 
-    /** The service's delivery settings for this run (environment variables). */
-    Map<String, String> deliveryEnv() {
+    /** The service's settings for this run (environment variables): its warm-up, shutdown delay and delivery. */
+    Map<String, String> serviceEnv() {
         Map<String, String> env = new LinkedHashMap<>();
+        env.put("BUFFER_WARMUP_MAX_DURATION", millis(serviceWarmup));
+        env.put("BUFFER_WARMUP_SETTLE_MAX", millis(serviceWarmupSettle));
+        env.put("QUARKUS_SHUTDOWN_DELAY", millis(shutdownDelay));
         env.put("BUFFER_DELIVERY_BACKOFF_BASE", millis(backoffBase));
         env.put("BUFFER_DELIVERY_BACKOFF_CAP", millis(backoffCap));
         env.put("BUFFER_DELIVERY_MAX_ATTEMPTS", Integer.toString(maxAttempts));
@@ -115,6 +130,8 @@ final class TortureSettings {
                 + (pgRestartCommand.isPresent() ? "real (own cluster)" : "proxy cut " + seconds(pgRestartStandIn))
                 + "; Redis cut " + seconds(redisOutage) + "; origin refusing " + seconds(originRefusing)
                 + " then 503 " + seconds(originUnavailable) + "; slow origin " + seconds(slowOrigin));
+        d.put("service", "warm-up up to " + seconds(serviceWarmup) + " + settle up to " + seconds(serviceWarmupSettle)
+                + " at each start, shutdown delay " + seconds(shutdownDelay));
         d.put("delivery", "backoff " + millis(backoffBase) + " doubling to " + millis(backoffCap) + ", max-attempts "
                 + maxAttempts + ", breaker delay " + millis(backoffCap) + ", request-timeout " + millis(requestTimeout)
                 + ", lease-ttl " + millis(leaseTtl) + "; origin outage = "
