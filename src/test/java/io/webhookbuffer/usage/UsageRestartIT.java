@@ -57,8 +57,9 @@ class UsageRestartIT {
     }
 
     private ServiceProcess startReplica(String name) throws Exception {
-        ServiceProcess replica = ServiceProcess.start(name,
-                ServiceProcess.shortWarmup(Map.of("BUFFER_USAGE_FLUSH_INTERVAL", "1h")));
+        // No shutdown delay (5 s by default, twice per run): the flush this test checks comes after it either way.
+        ServiceProcess replica = ServiceProcess.start(name, ServiceProcess.shortWarmup(
+                Map.of("BUFFER_USAGE_FLUSH_INTERVAL", "1h", "QUARKUS_SHUTDOWN_DELAY", "0s")));
         replicas.add(replica);
         return replica.awaitReady();
     }
