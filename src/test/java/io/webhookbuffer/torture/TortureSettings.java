@@ -44,12 +44,11 @@ final class TortureSettings {
     /** How long after the fault's end the first 202 may come. */
     final Duration recoveryBound;
     /**
-     * The service's warm-up before readiness at each of its starts ({@code buffer.warmup.max-duration} and
-     * {@code settle-max}): CI, short ({@link io.webhookbuffer.testsupport.ServiceProcess#shortWarmup}'s values), so its
+     * The service's warm-up before readiness at each of its starts ({@code buffer.warmup.max-duration}; the compiler's
+     * settling gets half of it again): CI, short ({@link io.webhookbuffer.testsupport.ServiceProcess#shortWarmup}'s values), so its
      * three starts are not most of the run; full, the service's defaults.
      */
     final Duration serviceWarmup;
-    final Duration serviceWarmupSettle;
     /** The service's {@code quarkus.shutdown.delay} at both SIGTERMs: CI 1 s (it serves through it either way). */
     final Duration shutdownDelay;
     /**
@@ -83,7 +82,6 @@ final class TortureSettings {
         leaseTtl = duration("lease-ttl", "3s", "3s");
         recoveryBound = duration("recovery-bound", "2s", "2s");
         serviceWarmup = duration("service-warmup", "3s", "20s");
-        serviceWarmupSettle = duration("service-warmup-settle", "1s", "10s");
         shutdownDelay = duration("shutdown-delay", "1s", "5s");
         String port = text("pg.port", "");
         pgPort = port.isBlank() ? Optional.empty() : Optional.of(Integer.parseInt(port.strip()));
@@ -100,7 +98,6 @@ final class TortureSettings {
     Map<String, String> serviceEnv() {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("BUFFER_WARMUP_MAX_DURATION", millis(serviceWarmup));
-        env.put("BUFFER_WARMUP_SETTLE_MAX", millis(serviceWarmupSettle));
         env.put("QUARKUS_SHUTDOWN_DELAY", millis(shutdownDelay));
         env.put("BUFFER_DELIVERY_BACKOFF_BASE", millis(backoffBase));
         env.put("BUFFER_DELIVERY_BACKOFF_CAP", millis(backoffCap));
@@ -130,7 +127,7 @@ final class TortureSettings {
                 + (pgRestartCommand.isPresent() ? "real (own cluster)" : "proxy cut " + seconds(pgRestartStandIn))
                 + "; Redis cut " + seconds(redisOutage) + "; origin refusing " + seconds(originRefusing)
                 + " then 503 " + seconds(originUnavailable) + "; slow origin " + seconds(slowOrigin));
-        d.put("service", "warm-up up to " + seconds(serviceWarmup) + " + settle up to " + seconds(serviceWarmupSettle)
+        d.put("service", "warm-up up to " + seconds(serviceWarmup) + " + settle up to half of it"
                 + " at each start, shutdown delay " + seconds(shutdownDelay));
         d.put("delivery", "backoff " + millis(backoffBase) + " doubling to " + millis(backoffCap) + ", max-attempts "
                 + maxAttempts + ", breaker delay " + millis(backoffCap) + ", request-timeout " + millis(requestTimeout)
