@@ -54,7 +54,7 @@ case "$scenario" in
   ingest-only)   tenants=10;     connections=64; duplicates=0.05; d=20; w=20; c=10;;
   backlog)       tenants=10;     connections=64; duplicates=0;    d=0;  w=0;  c=10; count=1000000;;
   hot-tenant)    tenants=1001;   connections=64; duplicates=0;    d=20; w=15; c=10; rate=3000; hot_share=0.8;;
-  many-tenants)  tenants=100000; connections=64; duplicates=0;    d=0;  w=0;  c=10; count=300000; live_heap=true; eviction=20s;;
+  many-tenants)  tenants=100000; connections=64; duplicates=0;    d=0;  w=0;  c=10; count=300000; live_heap=true; eviction=600s;;
   origin-outage) tenants=10;     connections=64; duplicates=0.05; d=90; w=20; c=10; rate=3000; outage=60; drain_mode=live;;
   burst)         tenants=10;     connections=64; duplicates=0.05; d=30; w=5;  c=10; rate=1500; burst=10;;
   cold-start)    tenants=1000;   connections=64; duplicates=0;    d=20; w=5;  c=10; rate=2000; prime=true;;
@@ -357,7 +357,6 @@ run_once() { # RUN_NUMBER
   start_origin
   local mode=false extra=() report=()
   [ "$drain_mode" = live ] && mode=true
-  [ -n "$eviction" ] && extra+=(BUFFER_ACTOR_IDLE_EVICTION="$eviction")
   mapfile -t load < <(load_options)
   accepted=()
   local generator_pid="" sampler_pid="" cpu_pid=""
@@ -428,7 +427,9 @@ run_once() { # RUN_NUMBER
   done
   report+=(--rss-kb "$rss_kb")
   if $live_heap; then
-    # Idle actors go after $eviction; cached tenants after buffer.tenants.cache-ttl (60 s) from their last load.
+    # Idle actors go after $eviction (TenantActors.IDLE_EVICTION, 10 min, a constant since 2026-12-06: the buffer
+    # refuses to start with BUFFER_ACTOR_IDLE_EVICTION set); cached tenants 60 s (TenantDirectory.CACHE_TTL) after
+    # their last load.
     local settle=$(( ${eviction%s} > 60 ? ${eviction%s} + 10 : 70 ))
     echo "== waiting ${settle}s for idle actors and cached tenants to be evicted, then a full GC"
     sleep "$settle"

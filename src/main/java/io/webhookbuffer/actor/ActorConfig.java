@@ -10,8 +10,4 @@ public interface ActorConfig {
     /** Events a tenant may have between arrival and answer; beyond it ingress answers 503 + Retry-After. */
     @WithDefault("1000")
     int mailboxCapacity();
-
-    /** Retry-After (seconds) sent when the durable write failed, and on the requests refused at shutdown. */
-    @WithDefault("30")
-    int unavailableRetryAfterSeconds();
 }

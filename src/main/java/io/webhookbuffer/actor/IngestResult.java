@@ -10,6 +10,15 @@ public record IngestResult(Kind kind, String eventId, long retryAfterSeconds) {
      */
     public static final int BUSY_RETRY_AFTER_SECONDS = 1;
 
+    /**
+     * {@code Retry-After} (seconds) when an event was not stored (the durable write or the tenant's lookup failed or
+     * timed out, a tenant past its queue quota) and on requests refused at shutdown. Such a condition lasts a database
+     * failover or a deploy, tens of seconds; 30 s spreads the senders' retries over that time without leaving them
+     * idle much past it, and a sender that ignores the header retries on its own schedule anyway. Was
+     * {@code buffer.actor.unavailable-retry-after-seconds}.
+     */
+    public static final int UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+
     public enum Kind {
         /** Committed to PostgreSQL: 202. */
         BUFFERED,

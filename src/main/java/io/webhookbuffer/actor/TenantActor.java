@@ -87,7 +87,7 @@ final class TenantActor {
         this.queued = queued;
         this.pipeline = leases == null ? new TenantPipeline<>(RECENT_IDS)
                 : new TenantPipeline<>(RECENT_IDS, (limit, window) -> new LeasedWindow(limit, window,
-                        leases.config().maxLease(), SharedWindows.LEASE_PERIOD_SECONDS));
+                        SharedWindows.MAX_LEASE, SharedWindows.LEASE_PERIOD_SECONDS));
     }
 
     CompletableFuture<IngestResult> ingest(Tenant tenant, IncomingEvent event) {
@@ -132,7 +132,7 @@ final class TenantActor {
             }
             return decided;
         } catch (RuntimeException e) {
-            reply.complete(new IngestResult(Kind.UNAVAILABLE, event.eventId(), config.unavailableRetryAfterSeconds()));
+            reply.complete(new IngestResult(Kind.UNAVAILABLE, event.eventId(), IngestResult.UNAVAILABLE_RETRY_AFTER_SECONDS));
             throw e;
         }
     }
@@ -184,7 +184,7 @@ final class TenantActor {
             reply.complete(IngestResult.of(Kind.DEDUPLICATED, id));
         } else if (admission instanceof TenantPipeline.QueueFull) {
             // As long as a write that failed: the backlog drains at the origin's pace, not in a second.
-            reply.complete(new IngestResult(Kind.QUEUE_FULL, id, config.unavailableRetryAfterSeconds()));
+            reply.complete(new IngestResult(Kind.QUEUE_FULL, id, IngestResult.UNAVAILABLE_RETRY_AFTER_SECONDS));
         } else if (admission instanceof TenantPipeline.RateLimited limited) {
             reply.complete(new IngestResult(Kind.RATE_LIMITED, id, limited.retryAfterSeconds()));
         } else if (admission instanceof TenantPipeline.Write write) {
@@ -205,7 +205,7 @@ final class TenantActor {
         // A copy that waited for a refused first copy was never tried itself (its body may differ): 503, so that
         // its sender's retry is written on its own.
         IngestResult forWaiters = outcome == StoreOutcome.FAILED || outcome == StoreOutcome.NOT_STORABLE
-                ? new IngestResult(Kind.UNAVAILABLE, id, config.unavailableRetryAfterSeconds())
+                ? new IngestResult(Kind.UNAVAILABLE, id, IngestResult.UNAVAILABLE_RETRY_AFTER_SECONDS)
                 : IngestResult.of(Kind.DEDUPLICATED, id);
         IngestResult forFirst = switch (outcome) {
             case STORED -> IngestResult.of(stored, id);

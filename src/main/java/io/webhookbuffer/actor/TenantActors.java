@@ -76,7 +76,7 @@ public class TenantActors {
             return actors.get(tenant.id(), id -> newActor(id, storage)).ingest(tenant, event);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(
-                    new IngestResult(Kind.UNAVAILABLE, event.eventId(), config.unavailableRetryAfterSeconds()));
+                    new IngestResult(Kind.UNAVAILABLE, event.eventId(), IngestResult.UNAVAILABLE_RETRY_AFTER_SECONDS));
         }
     }
 

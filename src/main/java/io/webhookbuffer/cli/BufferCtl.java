@@ -33,7 +33,7 @@ public final class BufferCtl implements Callable<Integer> {
     static final String DEFAULT_URL = "http://127.0.0.1:8080";
     private static final Map<String, String> HINTS = Map.of(
             "stale_timestamp", "this machine's clock and the buffer's differ by more than the accepted window "
-                    + "(buffer.control.timestamp-tolerance, 300 s by default); fix the clock (NTP) and retry",
+                    + "(300 s either way); fix the clock (NTP) and retry",
             "bad_signature", "the control secret (BUFFERCTL_SECRET or --control-secret) is not the buffer's "
                     + "buffer.control.secret or buffer.control.previous-secret (or a proxy on the way rewrote the "
                     + "method or the path, which the v2 signature covers)",

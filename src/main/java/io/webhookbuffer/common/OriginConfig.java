@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
-import io.smallrye.config.WithDefault;
 
 /** Where the customer's origin is ({@code buffer.origin.*}). */
 @ConfigMapping(prefix = "buffer.origin")
@@ -28,8 +27,4 @@ public interface OriginConfig {
      * ({@code 10.0.0.0/8}, {@code 127.0.0.1}). Unset: none.
      */
     Optional<List<String>> allowedPrivateNetworks();
-
-    /** Most bytes of an origin's answer body that are read; past them the connection is closed. */
-    @WithDefault("65536")
-    int maxAnswerBytes();
 }

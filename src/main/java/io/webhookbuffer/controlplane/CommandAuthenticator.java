@@ -1,5 +1,6 @@
 package io.webhookbuffer.controlplane;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -32,6 +33,14 @@ public class CommandAuthenticator {
     private static final Logger LOG = Logger.getLogger(CommandAuthenticator.class);
     /** 16 KiB: every command but a bulk dead-letter selection is smaller, and its MAC costs microseconds. */
     static final int INLINE_MAC_BYTES = 16 * 1024;
+    /**
+     * A command's x-timestamp may differ from this replica's clock by at most this much, either way: the seam's
+     * contract (the seed's 300 s), which a control plane signs against; a clock further off than five minutes is a
+     * clock to fix (NTP), not a tolerance to widen, and a wider one would keep replays open longer. A nonce is
+     * remembered for twice this ({@link NonceGuard}), so it outlives every timestamp that could reuse it. Was
+     * {@code buffer.control.timestamp-tolerance}.
+     */
+    static final Duration TIMESTAMP_TOLERANCE = Duration.ofSeconds(300);
 
     private final ControlConfig config;
     private final NonceGuard nonces;
@@ -69,7 +78,7 @@ public class CommandAuthenticator {
     private Uni<Refusal> check(SignedRequest signed) {
         long now = System.currentTimeMillis() / 1000;
         Supplier<Refusal> verdict = () -> CommandSignature.check(secrets, Direction.COMMAND, signed, now,
-                config.timestampTolerance().toSeconds(), config.acceptV1());
+                TIMESTAMP_TOLERANCE.toSeconds(), config.acceptV1());
         Context context = Vertx.currentContext();
         if (signed.body().length <= INLINE_MAC_BYTES || context == null || !Context.isOnEventLoopThread()) {
             return Uni.createFrom().item(verdict);

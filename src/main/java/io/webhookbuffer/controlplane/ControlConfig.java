@@ -1,6 +1,5 @@
 package io.webhookbuffer.controlplane;
 
-import java.time.Duration;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
@@ -34,13 +33,6 @@ public interface ControlConfig {
      */
     @WithDefault("1")
     int pushSignatureVersion();
-
-    /**
-     * A command's x-timestamp may differ from this replica's clock by at most this much, either way. A nonce is
-     * remembered for twice this ({@link NonceGuard}), so it outlives every timestamp that could reuse it.
-     */
-    @WithDefault("300s")
-    Duration timestampTolerance();
 
     /**
      * The control plane's base URL: usage snapshots go to {@code POST {url}/usage}, lifecycle events to

@@ -13,10 +13,6 @@ public interface LifecycleConfig {
     @WithDefault("1h")
     Duration interval();
 
-    /** Most events per POST; a run sends batch after batch until the outbox is empty or one is not taken. */
-    @WithDefault("50")
-    int batchSize();
-
     /** origin_failing: a tenant's oldest pending event is older than this (paused tenants excepted). */
     @WithDefault("15m")
     Duration originFailingAfter();

@@ -27,7 +27,7 @@ import io.webhookbuffer.usage.UsageFlusher;
  * Lifecycle events up: every {@code buffer.lifecycle.interval}, one replica scans state for milestones into the
  * {@code lifecycle_events} outbox (deduplicated on dedupeKey), then POSTs the undelivered events to
  * {@code {buffer.control.url}/lifecycle-events} as {@code {"events": [...]}}, signed, in batches of
- * {@code buffer.lifecycle.batch-size}, oldest first, until the outbox is empty or a batch is not taken. A 2xx marks a
+ * {@link #BATCH_SIZE} (50), oldest first, until the outbox is empty or a batch is not taken. A 2xx marks a
  * batch delivered. A refusal (a 4xx that judges the events: not 401, 403, 404, 408 or 429) is halved until the refused
  * event is alone; that event is set aside (refused_at, the answer in last_error, a WARN and
  * {@code buffer_lifecycle_refused_total}) and never sent again, so it cannot hold back the events behind it. Anything
@@ -42,6 +42,13 @@ public class LifecycleOutbox {
     private static final Logger LOG = Logger.getLogger(LifecycleOutbox.class);
     /** Where lifecycle events go, under {@code buffer.control.url}: the control plane's API, not a setting. */
     static final String PATH = "/lifecycle-events";
+    /**
+     * Most events per POST. A run sends batch after batch until the outbox is empty, so the size sets the number of
+     * requests, not what is delivered; 50 events of a few hundred bytes each keep a POST far below any body limit the
+     * control plane may have, and a refused batch is halved down to the refused event. Was {@code
+     * buffer.lifecycle.batch-size}.
+     */
+    static final int BATCH_SIZE = 50;
 
     /** Its name and description are metrics.MetricNames.LIFECYCLE_REFUSED (ManifestTests holds them together). */
     static final String REFUSED_METRIC = "buffer.lifecycle.refused";
@@ -116,7 +123,7 @@ public class LifecycleOutbox {
     }
 
     private Uni<Delivery> deliverAfter(long afterId, Delivery soFar) {
-        return store.undelivered(afterId, config.batchSize()).flatMap(events -> {
+        return store.undelivered(afterId, BATCH_SIZE).flatMap(events -> {
             if (events.isEmpty()) {
                 return Uni.createFrom().item(soFar);
             }

@@ -17,11 +17,11 @@ public class NonceGuard {
     private final ReactiveRedisDataSource redis;
     private final String ttlSeconds;
 
-    public NonceGuard(ReactiveRedisDataSource redis, ControlConfig config) {
+    public NonceGuard(ReactiveRedisDataSource redis) {
         this.redis = redis;
         // Twice the timestamp tolerance: a timestamp is accepted up to the tolerance either side of now, so a nonce
         // kept for less could be replayed with a timestamp still accepted; longer would only hold Redis keys.
-        this.ttlSeconds = Long.toString(config.timestampTolerance().multipliedBy(2).toSeconds());
+        this.ttlSeconds = Long.toString(CommandAuthenticator.TIMESTAMP_TOLERANCE.multipliedBy(2).toSeconds());
     }
 
     /** Completes with true when this call claimed the nonce, false when it was already claimed. */

@@ -71,13 +71,6 @@ public interface DeliveryConfig {
     @WithDefault("10s")
     Duration sweepInterval();
 
-    /**
-     * Most drains the sweep keeps running at once on this replica; the next tenants are woken as those finish. Bounds
-     * the memory and pool queue a large backlog across many tenants (a restart after an outage) can claim.
-     */
-    @WithDefault("256")
-    int sweepBatch();
-
     /** Secret for {@code X-Buffer-Signature}; unset, batches are not signed. Never logged. */
     Optional<String> signingSecret();
 
@@ -88,10 +81,6 @@ public interface DeliveryConfig {
         /** Batches looked at before the breaker may open. */
         @WithDefault("10")
         int requestVolume();
-
-        /** Share of failed batches among the last {@code request-volume} that opens the breaker. */
-        @WithDefault("0.5")
-        double failureRatio();
 
         /** How long an open breaker waits before letting a probe through. */
         @WithDefault("30s")

@@ -11,12 +11,21 @@ import io.webhookbuffer.queue.DrainStore;
 
 /**
  * Wakes tenants that have queued rows and no live drainer, cycling through all of them: at most as many as keep this
- * replica's running drains within {@code buffer.delivery.sweep-batch}; when that leaves tenants waiting, the next page
+ * replica's running drains within {@link #DRAINS_PER_SLOT} per delivery slot; when that leaves tenants waiting, the next page
  * is read as drains finish ({@link #finished}), not only at the next interval. Waking a whole page at once would queue
  * one lease query per tenant on the pool, and with 100,000 tenants backlogged that queue grows faster than the leases
  * are served.
  */
 final class DrainSweep {
+
+    /**
+     * Drains the sweep keeps running per delivery slot ({@code buffer.delivery.max-concurrent}): 256 with the default
+     * 16. A drain holds a slot only while its batch is at the origin, and spends the rest claiming rows, renewing its
+     * lease and lingering, so several per slot keep the slots busy; more would only wait for a slot while holding a
+     * lease, memory and a place in the pool's queue, which is what a large backlog across many tenants (a restart after
+     * an outage) must not claim at once. Was {@code buffer.delivery.sweep-batch}, set apart from the slots it feeds.
+     */
+    static final int DRAINS_PER_SLOT = 16;
 
     private static final Logger LOG = Logger.getLogger(Drainer.class);
     private static final int SWEEP_PAGE = 10_000;
@@ -27,7 +36,7 @@ final class DrainSweep {
     private final BooleanSupplier stopped;
     /**
      * Drains in progress now (woken by anything, until idle; a short wait for a batch to fill or for pacing keeps one
-     * in progress, a backoff does not); the sweep only fills up to buffer.delivery.sweep-batch.
+     * in progress, a backoff does not); the sweep only fills up to its budget.
      */
     private final AtomicInteger activeDrains = new AtomicInteger();
     /** One sweep query at a time. */

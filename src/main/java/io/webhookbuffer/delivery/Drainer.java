@@ -65,7 +65,7 @@ public class Drainer implements DrainScheduler {
         this.clock = clock;
         this.breakers = breakers;
         this.counts = new DeliveryCounts(usage);
-        this.sweep = new DrainSweep(store, config.sweepBatch(), this::wake, () -> stopped);
+        this.sweep = new DrainSweep(store, DrainSweep.DRAINS_PER_SLOT * config.maxConcurrent(), this::wake, () -> stopped);
         this.backoff = new BackoffPolicy(config.backoffBase(), config.backoffCap(),
                 () -> ThreadLocalRandom.current().nextDouble());
         FailurePolicy policy = new FailurePolicy(backoff, config.maxAttempts(), config.maxAge(),

@@ -29,6 +29,13 @@ public class OriginBreakers {
 
     /** The status of a batch not sent because the origin's breaker is open (no attempt counted). */
     static final int CIRCUIT_OPEN = -1;
+    /**
+     * Share of failed batches among the last {@code circuit-breaker.request-volume} that opens an origin's breaker. An
+     * origin that fails one batch in two is in trouble, and one that fails fewer is better served by the retries
+     * (a breaker open on a flaky origin delays its healthy batches too); the volume and the delay are the knobs that
+     * fit an origin's traffic. Was {@code buffer.delivery.circuit-breaker.failure-ratio}.
+     */
+    static final double FAILURE_RATIO = 0.5;
     private static final TypeLiteral<Uni<OriginResponse>> RESPONSE_UNI = new TypeLiteral<>() {
     };
 
@@ -77,7 +84,7 @@ public class OriginBreakers {
         Guard guard = breakers.computeIfAbsent(base, b -> Guard.create()
                 .withCircuitBreaker()
                 .requestVolumeThreshold(config.circuitBreaker().requestVolume())
-                .failureRatio(config.circuitBreaker().failureRatio())
+                .failureRatio(FAILURE_RATIO)
                 .delay(config.circuitBreaker().delay().toMillis(), ChronoUnit.MILLIS)
                 .done()
                 .build());

@@ -167,7 +167,7 @@ public class OriginClient {
     }
 
     /**
-     * An answer cut at {@code buffer.origin.max-answer-bytes} is judged by its status only: a cut 2xx accepts the
+     * An answer cut at {@code OriginTrust.MAX_ANSWER_BYTES} (64 KiB) is judged by its status only: a cut 2xx accepts the
      * whole batch (its {@code rejected} list is not read), a cut refusal keeps the first 200 characters.
      */
     private OriginResponse toResponse(EgressAnswer answer) {
@@ -217,7 +217,7 @@ public class OriginClient {
 
     /** The answer's first 200 characters, cleaned ({@link UntrustedText}); never more of an origin's text is kept. */
     static String snippet(Buffer body, boolean cut) {
-        String more = cut ? " (answer longer than buffer.origin.max-answer-bytes: not read further)" : "";
+        String more = cut ? " (answer longer than 64 KiB: not read further)" : "";
         if (body == null || body.length() == 0) {
             return more;
         }

@@ -37,18 +37,23 @@ public class OriginTrust {
     private final String globalHostText;
     private final HostPatterns allowedHosts;
     private final List<Cidr> allowedNetworks;
-    private final int maxAnswerBytes;
+
+    /**
+     * Most bytes of an origin's answer body that are read (batches and the origin pull); past them the connection is
+     * closed and the answer judged by its status only. The buffer reads an answer for its status, a few fields of a
+     * tenant's config, or an error to log: 64 KiB holds every one of them, and a larger or endless answer must not
+     * hold memory. Was {@code buffer.origin.max-answer-bytes}.
+     */
+    public static final int MAX_ANSWER_BYTES = 64 * 1024;
 
     @Inject
     public OriginTrust(OriginConfig config) {
-        this(config.baseUrl(), config.allowedHosts().orElse(List.of()), config.allowedPrivateNetworks().orElse(List.of()),
-                config.maxAnswerBytes());
+        this(config.baseUrl(), config.allowedHosts().orElse(List.of()), config.allowedPrivateNetworks().orElse(List.of()));
     }
 
     /** The rules from plain values (tests); fails with every malformed entry named. */
-    public OriginTrust(Optional<String> baseUrl, List<String> hosts, List<String> networks, int maxAnswerBytes) {
-        ConfigCheck check = new ConfigCheck()
-                .range("buffer.origin.max-answer-bytes", maxAnswerBytes, 1024, 64L * 1024 * 1024);
+    public OriginTrust(Optional<String> baseUrl, List<String> hosts, List<String> networks) {
+        ConfigCheck check = new ConfigCheck();
         this.globalHostText = baseUrl.map(OriginTrust::hostOf).orElse(null);
         check.require(baseUrl.isEmpty() || globalHostText != null,
                 "buffer.origin.base-url must be an absolute http(s) URL with a host, was " + baseUrl.orElse(""));
@@ -63,7 +68,6 @@ public class OriginTrust {
         List<Cidr> cidrs = networks(networks, check);
         check.throwIfAny();
         this.allowedNetworks = List.copyOf(cidrs);
-        this.maxAnswerBytes = maxAnswerBytes;
     }
 
     private static List<Cidr> networks(List<String> entries, ConfigCheck check) {
@@ -82,7 +86,7 @@ public class OriginTrust {
 
     /** Most bytes of an origin's answer that are read; past them the connection is closed. */
     public int maxAnswerBytes() {
-        return maxAnswerBytes;
+        return MAX_ANSWER_BYTES;
     }
 
     /**

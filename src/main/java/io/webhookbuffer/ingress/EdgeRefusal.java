@@ -22,7 +22,7 @@ public enum EdgeRefusal {
     INVALID_HOST,
     /** 400: a {@code .} or {@code ..} segment in the path, plain or percent-encoded. */
     INVALID_PATH,
-    /** 431: more header lines than {@code buffer.ingress.max-header-count}. */
+    /** 431: more header lines than {@code IngressGate.MAX_HEADER_COUNT} (100). */
     TOO_MANY_HEADERS,
     /** 408: the body did not arrive within {@code buffer.ingress.body-timeout}. */
     REQUEST_TIMEOUT,

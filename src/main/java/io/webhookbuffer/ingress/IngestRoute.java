@@ -7,7 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
-import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.common.BufferClock;
 
 /**
@@ -26,13 +26,12 @@ public class IngestRoute {
     private final RequestLog log;
     private final long unavailableRetryAfter;
 
-    public IngestRoute(IngestService ingest, BufferClock clock, AnswerWriter writer, RequestLog log,
-            ActorConfig actorConfig) {
+    public IngestRoute(IngestService ingest, BufferClock clock, AnswerWriter writer, RequestLog log) {
         this.ingest = ingest;
         this.clock = clock;
         this.writer = writer;
         this.log = log;
-        this.unavailableRetryAfter = actorConfig.unavailableRetryAfterSeconds();
+        this.unavailableRetryAfter = IngestResult.UNAVAILABLE_RETRY_AFTER_SECONDS;
     }
 
     /** Answers a request the gate admitted (its tenant and whole body); called on the request's context. */

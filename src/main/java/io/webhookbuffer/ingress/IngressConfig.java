@@ -69,10 +69,6 @@ public interface IngressConfig {
     @WithDefault("1000")
     int maxConnections();
 
-    /** Most header lines a request may carry (431 beyond); the bytes of the head are capped by Quarkus. */
-    @WithDefault("100")
-    int maxHeaderCount();
-
     /** The signature check: what a bad signature may cost (README "What an unauthenticated request costs"). */
     Verification verification();
 
@@ -97,24 +93,5 @@ public interface IngressConfig {
          */
         @WithDefault("64")
         int maxPending();
-
-        /** The sliding window over which failed verifications (401s) are counted. */
-        @WithDefault("60s")
-        Duration failureWindow();
-
-        /**
-         * 401s a tenant may earn in the window from all addresses together; past it the tenant is under a flood and at
-         * most {@code guarded-concurrency} of its large-body verifications run at once (the rest 503
-         * {@code verification_busy} before the MAC) until its failures in the window fall below this again. A 401 whose
-         * MAC ran and did not match counts once per started {@code offload-bytes} of the body (a forged 15 MB body:
-         * 229), so a few forged large bodies guard the tenant as the small ones of the same MAC work would; one the
-         * headers refused before any MAC counts once.
-         */
-        @WithDefault("200")
-        int maxFailuresPerTenant();
-
-        /** Large-body verifications at once for a tenant under a flood (see {@code max-failures-per-tenant}). */
-        @WithDefault("2")
-        int guardedConcurrency();
     }
 }

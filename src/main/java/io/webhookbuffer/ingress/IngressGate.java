@@ -21,7 +21,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.tenant.LookupRefused;
@@ -85,6 +84,13 @@ public class IngressGate {
         }
     }
 
+    /**
+     * Most header lines a request may carry (431 beyond); the head's bytes are capped by Quarkus
+     * ({@code quarkus.http.limits.max-header-size}). Providers send 10 to 30; 100 leaves room for every proxy on the way
+     * and still bounds the per-line work before the tenant is known. Was {@code buffer.ingress.max-header-count}.
+     */
+    static final int MAX_HEADER_COUNT = 100;
+
     private final Sinks tenants;
     private final InFlightBytes inFlight;
     private final VerificationBudget verificationBudget;
@@ -97,12 +103,11 @@ public class IngressGate {
     private final int defaultLimit;
     private final long ceiling;
     private final long bodyTimeoutMillis;
-    private final int maxHeaderCount;
     private final long busyRetryAfter;
     private final long unavailableRetryAfter;
 
     public IngressGate(Sinks tenants, InFlightBytes inFlight, AnswerWriter writer,
-            IngestRoute route, QueryHandshakes queryHandshakes, Vertx vertx, IngressConfig config, ActorConfig actor,
+            IngestRoute route, QueryHandshakes queryHandshakes, Vertx vertx, IngressConfig config,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
             VerificationBudget verificationBudget, BufferClock clock) {
         this.route = route;
@@ -117,9 +122,8 @@ public class IngressGate {
         this.defaultLimit = config.maxBodyBytes();
         this.ceiling = ceiling.asLongValue();
         this.bodyTimeoutMillis = config.bodyTimeout().toMillis();
-        this.maxHeaderCount = config.maxHeaderCount();
         this.busyRetryAfter = IngestResult.BUSY_RETRY_AFTER_SECONDS;
-        this.unavailableRetryAfter = actor.unavailableRetryAfterSeconds();
+        this.unavailableRetryAfter = IngestResult.UNAVAILABLE_RETRY_AFTER_SECONDS;
     }
 
     void routes(@Observes Router router) {
@@ -149,7 +153,7 @@ public class IngressGate {
                 blankHost |= header.getValue().isBlank();
             }
         }
-        if (lines > maxHeaderCount) {
+        if (lines > MAX_HEADER_COUNT) {
             LOG.debugf("refused %s %s: %d header lines", request.method(), request.path(), lines);
             writer.sendEarly(ctx, null, IngestAnswer.tooManyHeaders(), System.nanoTime(), 0, true);
         } else if (hosts > 1 || blankHost) {

@@ -10,7 +10,6 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
-import io.webhookbuffer.actor.ActorConfig;
 import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.tenant.TenantDirectory;
@@ -43,14 +42,14 @@ public class QueryHandshakes {
     private final long unavailableRetryAfter;
 
     public QueryHandshakes(TenantDirectory tenants, VerificationBudget budget, AnswerWriter writer, IngestRoute route,
-            IngressListener listener, ActorConfig actor) {
+            IngressListener listener) {
         this.tenants = tenants;
         this.budget = budget;
         this.writer = writer;
         this.route = route;
         this.listener = listener;
         this.busyRetryAfter = IngestResult.BUSY_RETRY_AFTER_SECONDS;
-        this.unavailableRetryAfter = actor.unavailableRetryAfterSeconds();
+        this.unavailableRetryAfter = IngestResult.UNAVAILABLE_RETRY_AFTER_SECONDS;
     }
 
     /** Answers a GET on the ingest path that carries a check; false when it carries none (then it is a 405). */

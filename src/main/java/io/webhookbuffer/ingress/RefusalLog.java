@@ -27,16 +27,15 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.net.SocketAddress;
-import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.verify.SenderRetries;
 
 /**
- * "Why was it refused?": the last {@code buffer.refusals.per-tenant} answers of 400 and above to requests for a known
+ * "Why was it refused?": the last {@link #PER_TENANT} answers of 400 and above to requests for a known
  * tenant (time, status, the answer's status word and reason, the names of the signature-like headers present, body
  * size, client address; never a header value or a body). Each replica keeps them in memory, for at most {@link
  * #MAX_TENANTS} tenants (the least recently refused go first), and every second appends what is new to one Redis list
- * per tenant, trimmed to the same bound and expiring after {@code buffer.refusals.retention}: the command that reads
+ * per tenant, trimmed to the same bound and expiring after {@link #RETENTION}: the command that reads
  * them gets every replica's, merged. A flood costs at most one list append per tenant and second, never a Redis call
  * per request; when Redis is unreachable the reader gets this
  * replica's own, marked incomplete.
@@ -45,7 +44,22 @@ import io.webhookbuffer.verify.SenderRetries;
 public class RefusalLog {
 
     /**
-     * Tenants a replica keeps refusals for; the least recently refused are forgotten first. With {@code per-tenant}
+     * How many of a tenant's latest refusals are kept, in each replica's memory and in the merged Redis list. The list
+     * answers "why was it refused?": a refusal repeats (the same sender, the same mistake), so twenty show the pattern
+     * and the newest; the counters ({@code buffer_ingress_refusals_total}) give the volume. With {@link #MAX_TENANTS}
+     * it bounds the memory. Was {@code buffer.refusals.per-tenant}.
+     */
+    public static final int PER_TENANT = 20;
+
+    /**
+     * How long a tenant's merged list lives in Redis after its last refusal: a day covers the support ticket that
+     * follows a refusal, and a list nobody added to for a day is about nothing current. Was {@code
+     * buffer.refusals.retention}.
+     */
+    static final Duration RETENTION = Duration.ofHours(24);
+
+    /**
+     * Tenants a replica keeps refusals for; the least recently refused are forgotten first. With {@link #PER_TENANT}
      * it bounds the memory: 1,000 × 20 entries of at most ~600 bytes, about 12 MB at worst.
      */
     static final int MAX_TENANTS = 1000;
@@ -78,8 +92,6 @@ public class RefusalLog {
     public record Recent(List<Refusal> refusals, boolean complete) {
     }
 
-    private final int perTenant;
-    private final long retentionSeconds;
     private final ReactiveRedisDataSource redis;
     private final ObjectMapper json;
     private final IngressListener listener;
@@ -88,13 +100,7 @@ public class RefusalLog {
     /** Guarded by {@link #recent}: what the next flush appends, per tenant, oldest first. */
     private Map<String, List<Refusal>> unsent = new HashMap<>();
 
-    public RefusalLog(RefusalConfig config, ReactiveRedisDataSource redis, ObjectMapper json, IngressListener listener) {
-        new ConfigCheck()
-                .range("buffer.refusals.per-tenant", config.perTenant(), 1, 1000)
-                .positive("buffer.refusals.retention", config.retention())
-                .throwIfAny();
-        this.perTenant = config.perTenant();
-        this.retentionSeconds = config.retention().toSeconds();
+    public RefusalLog(ReactiveRedisDataSource redis, ObjectMapper json, IngressListener listener) {
         this.redis = redis;
         this.json = json;
         this.listener = listener;
@@ -125,13 +131,13 @@ public class RefusalLog {
         synchronized (recent) {
             Deque<Refusal> ring = recent.computeIfAbsent(tenantId, t -> new ArrayDeque<>());
             ring.addLast(refusal);
-            if (ring.size() > perTenant) {
+            if (ring.size() > PER_TENANT) {
                 ring.removeFirst();
             }
             if (unsent.size() < MAX_TENANTS || unsent.containsKey(tenantId)) {
                 List<Refusal> pending = unsent.computeIfAbsent(tenantId, t -> new ArrayList<>());
                 pending.add(refusal);
-                if (pending.size() > perTenant) {
+                if (pending.size() > PER_TENANT) {
                     pending.remove(0);
                 }
             }
@@ -179,7 +185,7 @@ public class RefusalLog {
 
     /** Every replica's refusals for the tenant, newest first, at most {@code per-tenant}. */
     public Uni<Recent> read(String tenantId) {
-        return redis.execute("LRANGE", KEY_PREFIX + tenantId, "0", Integer.toString(perTenant - 1))
+        return redis.execute("LRANGE", KEY_PREFIX + tenantId, "0", Integer.toString(PER_TENANT - 1))
                 .map(response -> {
                     List<Refusal> out = new ArrayList<>();
                     if (response != null) {
@@ -192,7 +198,7 @@ public class RefusalLog {
                         }
                     }
                     out.sort(NEWEST_FIRST);
-                    return new Recent(List.copyOf(out.subList(0, Math.min(perTenant, out.size()))), true);
+                    return new Recent(List.copyOf(out.subList(0, Math.min(PER_TENANT, out.size()))), true);
                 })
                 .onFailure().recoverWithItem(e -> {
                     LOG.debugf("refusals of %s read from this replica only: %s", tenantId, e.toString());
@@ -244,8 +250,8 @@ public class RefusalLog {
             push[i + 2] = write(refusals.get(i));
         }
         return redis.execute(push[0], Arrays.copyOfRange(push, 1, push.length))
-                .flatMap(r -> redis.execute("LTRIM", key, "0", Integer.toString(perTenant - 1)))
-                .flatMap(r -> redis.execute("EXPIRE", key, Long.toString(retentionSeconds)))
+                .flatMap(r -> redis.execute("LTRIM", key, "0", Integer.toString(PER_TENANT - 1)))
+                .flatMap(r -> redis.execute("EXPIRE", key, Long.toString(RETENTION.toSeconds())))
                 .replaceWithVoid();
     }
 

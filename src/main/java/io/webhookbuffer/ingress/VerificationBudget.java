@@ -16,7 +16,7 @@ import io.webhookbuffer.tenant.TenantDirectory;
 /**
  * The failed-verification guard: 401s counted per tenant over a sliding window, so that a flood of bad signatures
  * aimed at a tenant costs the buffer little and costs only that tenant. Past the tenant's count at most
- * {@code guarded-concurrency} of its large-body verifications run at once ({@link #permit}); its small bodies are
+ * {@link #GUARDED_CONCURRENCY} of its large-body verifications run at once ({@link #permit}); its small bodies are
  * always verified, since a MAC of a few KiB costs microseconds. Nothing here ever refuses a request before its
  * signature is checked for what other requests did: a provider's addresses carry the forgeries an attacker points at
  * a tenant and that tenant's genuine events alike, and a refusal of a genuine event is a lost event for a provider
@@ -27,6 +27,35 @@ import io.webhookbuffer.tenant.TenantDirectory;
  */
 @ApplicationScoped
 public class VerificationBudget {
+
+    /*
+     * Why a guard beside the fair shares, and why its numbers are not settings. The fair shares bound what a tenant
+     * holds at once: half of what the others leave of the pool's places (32 of 64 alone) and of the bytes in flight
+     * (32 MiB alone). They know nothing of failures, so under a flood of forged bodies of a MiB the tenant's share keeps
+     * 32 of them in transfer and MAC, queued ahead of other tenants' large bodies on the pool (first come, first
+     * served). The guard narrows a tenant that has shown it is under a flood to 2 at once; until then it costs nothing.
+     * Its three numbers describe what a flood is, not a deployment: no operator has a reason to move them, and one who
+     * lowered them would refuse genuine large bodies sooner (docs/architecture.md, "What an unauthenticated request
+     * costs").
+     */
+
+    /** The sliding window over which a tenant's 401s are counted. Was {@code buffer.ingress.verification.failure-window}. */
+    static final Duration FAILURE_WINDOW = Duration.ofSeconds(60);
+
+    /**
+     * 401s a tenant may earn in {@link #FAILURE_WINDOW} from all addresses together, weighed by the MAC work each cost
+     * ({@link #weight}); past it the tenant is under a flood until its failures in the window fall below this again.
+     * 200 a minute is far above what a misconfigured genuine sender earns (one per event it sends), and one forged body
+     * of 13 MiB reaches it. Was {@code buffer.ingress.verification.max-failures-per-tenant}.
+     */
+    static final int MAX_FAILURES = 200;
+
+    /**
+     * Large-body verifications at once for a tenant under a flood (the rest 503 {@code verification_busy} before the
+     * MAC): as many as the pool's default threads, so a genuine large body still gets through between the forgeries.
+     * Was {@code buffer.ingress.verification.guarded-concurrency}.
+     */
+    static final int GUARDED_CONCURRENCY = 2;
 
     /** A slot of a tenant's verification concurrency; {@link #release()} exactly once. */
     interface Permit {
@@ -45,23 +74,28 @@ public class VerificationBudget {
 
     @Inject
     public VerificationBudget(IngressConfig config) {
-        this(config.verification(), TenantDirectory.CACHE_SIZE, System::nanoTime);
+        this(MAX_FAILURES, GUARDED_CONCURRENCY, config.verification().offloadBytes(), TenantDirectory.CACHE_SIZE,
+                System::nanoTime);
     }
 
-    VerificationBudget(IngressConfig.Verification config, long maxTenants, LongSupplier nanos) {
-        this.windowNanos = config.failureWindow().toNanos();
-        this.perTenant = config.maxFailuresPerTenant();
-        this.guardedConcurrency = config.guardedConcurrency();
-        this.weightUnit = Math.max(1, config.offloadBytes());
+    /**
+     * A guard at {@code perTenant} failures and {@code guarded} verifications at once (tests), a failure weighing one
+     * per started {@code weightUnit} bytes MACed.
+     */
+    VerificationBudget(int perTenant, int guarded, int weightUnit, long maxTenants, LongSupplier nanos) {
+        this.windowNanos = FAILURE_WINDOW.toNanos();
+        this.perTenant = perTenant;
+        this.guardedConcurrency = guarded;
+        this.weightUnit = Math.max(1, weightUnit);
         this.nanos = nanos;
-        Duration idle = config.failureWindow().multipliedBy(2);
+        Duration idle = FAILURE_WINDOW.multipliedBy(2);
         this.tenants = Caffeine.newBuilder().maximumSize(maxTenants)
                 .expireAfterAccess(idle.toNanos(), TimeUnit.NANOSECONDS).build();
     }
 
     /**
      * A slot for one large-body verification of this tenant, or null when the tenant is under a flood and
-     * {@code guarded-concurrency} of them are running already.
+     * {@link #GUARDED_CONCURRENCY} of them are running already.
      */
     Permit permit(String tenantId) {
         TenantState state = tenants.getIfPresent(tenantId);

@@ -19,7 +19,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.webhookbuffer.actor.ActorConfig;
+import io.webhookbuffer.actor.IngestResult;
 import io.webhookbuffer.ingress.IngressReply;
 import io.webhookbuffer.ingress.QuarkusHttpInternals;
 
@@ -31,7 +31,7 @@ import io.webhookbuffer.ingress.QuarkusHttpInternals;
  * (only adding {@code Connection: close}), so without this gate a sender still reaching the replica keeps getting
  * 202s until the process is gone. From the end of the delay every new application request (ingest, control, status
  * page; not {@code /q/*}: health and metrics answer to the end) is refused: 503 with {@code Retry-After}
- * ({@code buffer.actor.unavailable-retry-after-seconds}) and {@code {"status":"unavailable","reason":"shutting_down"}},
+ * ({@link IngestResult#UNAVAILABLE_RETRY_AFTER_SECONDS}, 30 s) and {@code {"status":"unavailable","reason":"shutting_down"}},
  * nothing read, nothing stored, so the sender retries, on another replica. A Vert.x route that runs first, as soon as
  * a request head is in: a request is let in or refused when it arrives, before the ingest gate reads its body, so an
  * upload that started before the refusals began is in flight and gets its true answer.
@@ -54,10 +54,10 @@ public class ShutdownGate {
     private volatile boolean shuttingDown;
     private volatile long refuseFromNanos;
 
-    public ShutdownGate(@ConfigProperty(name = "quarkus.shutdown.delay") Optional<Duration> delay, ActorConfig actor,
+    public ShutdownGate(@ConfigProperty(name = "quarkus.shutdown.delay") Optional<Duration> delay,
             ObjectMapper json) throws JsonProcessingException {
         this.delayNanos = delay.filter(d -> !d.isNegative()).orElse(Duration.ZERO).toNanos();
-        this.retryAfter = Integer.toString(actor.unavailableRetryAfterSeconds());
+        this.retryAfter = Integer.toString(IngestResult.UNAVAILABLE_RETRY_AFTER_SECONDS);
         this.refusal = json.writeValueAsBytes(new IngressReply("unavailable", null, REASON));
     }
 

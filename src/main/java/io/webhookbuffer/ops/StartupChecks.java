@@ -6,6 +6,8 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.quarkus.runtime.StartupEvent;
@@ -26,8 +28,9 @@ import io.webhookbuffer.tenant.TenantConfig;
 import io.webhookbuffer.usage.UsageConfig;
 
 /**
- * Refuses to start with settings outside their bounds, naming each key, its bound and its value; and, outside local
- * mode, with placeholder, demo or short secrets ({@link SecretChecks}: the key, never the value).
+ * Refuses to start with a retired setting set ({@link RetiredSettings}), with settings outside their bounds, naming
+ * each key, its bound and its value; and, outside local mode, with placeholder, demo or short secrets
+ * ({@link SecretChecks}: the key, never the value).
  */
 @ApplicationScoped
 public class StartupChecks {
@@ -40,7 +43,9 @@ public class StartupChecks {
             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> datasourceUsername,
             @ConfigProperty(name = "quarkus.datasource.password") Optional<String> datasourcePassword,
             @ConfigProperty(name = "buffer.secrets.keys") Optional<String> secretsKeys) {
-        problems(ingress, queue, actor, tenants, dedupe, control, bodyCeiling.asLongValue()).throwIfAny();
+        Config config = ConfigProvider.getConfig();
+        RetiredSettings.problems(key -> config.getOptionalValue(key, String.class).isPresent()).throwIfAny();
+        problems(ingress, queue, actor, tenants, dedupe, bodyCeiling.asLongValue()).throwIfAny();
         http2Problems(http2).throwIfAny();
         problems(delivery).throwIfAny();
         problems(control, usage, lifecycle).throwIfAny();
@@ -68,7 +73,6 @@ public class StartupChecks {
                 .atLeast("buffer.lifecycle.interval", lifecycle.interval(), minute,
                         "1m: each run scans the queue of every tenant")
                 .positive("buffer.lifecycle.origin-failing-after", lifecycle.originFailingAfter())
-                .range("buffer.lifecycle.batch-size", lifecycle.batchSize(), 1, 1000)
                 .range("buffer.lifecycle.backlog-threshold", lifecycle.backlogThreshold(), 1, Long.MAX_VALUE);
         control.url().ifPresent(u -> check.require(u.matches("^https?://[^/?#]+(/[^?#]*)?$"),
                 "buffer.control.url must be an absolute http(s) URL without query or fragment, was " + u));
@@ -76,8 +80,7 @@ public class StartupChecks {
     }
 
     public static ConfigCheck problems(StatusConfig status) {
-        ConfigCheck check = new ConfigCheck()
-                .positive("buffer.status.session-ttl", status.sessionTtl());
+        ConfigCheck check = new ConfigCheck();
         // A guessable token would open the page to anyone who can reach it.
         status.token().filter(t -> !t.isBlank())
                 .ifPresent(t -> check.range("buffer.status.token (length)", t.length(),
@@ -92,7 +95,7 @@ public class StartupChecks {
     }
 
     public static ConfigCheck problems(DeliveryConfig delivery) {
-        ConfigCheck check = new ConfigCheck()
+        return new ConfigCheck()
                 .range("buffer.delivery.batch-size", delivery.batchSize(), 1, 1000)
                 .range("buffer.delivery.max-batch-bytes", delivery.maxBatchBytes(), 1, Integer.MAX_VALUE)
                 .range("buffer.delivery.max-concurrent", delivery.maxConcurrent(), 1, 1024)
@@ -107,19 +110,13 @@ public class StartupChecks {
                         delivery.requestTimeout().plusSeconds(1),
                         "buffer.delivery.request-timeout + 1s: a lease must outlive the batch it covers")
                 .positive("buffer.delivery.sweep-interval", delivery.sweepInterval())
-                .range("buffer.delivery.sweep-batch", delivery.sweepBatch(), 1, 100_000)
                 .range("buffer.delivery.circuit-breaker.request-volume", delivery.circuitBreaker().requestVolume(), 1,
                         Integer.MAX_VALUE)
                 .positive("buffer.delivery.circuit-breaker.delay", delivery.circuitBreaker().delay());
-        double ratio = delivery.circuitBreaker().failureRatio();
-        if (!(ratio > 0 && ratio <= 1)) {
-            check.range("buffer.delivery.circuit-breaker.failure-ratio (per mille)", Math.round(ratio * 1000), 1, 1000);
-        }
-        return check;
     }
 
     public static ConfigCheck problems(IngressConfig ingress, QueueConfig queue, ActorConfig actor,
-            TenantConfig tenants, DedupeConfig dedupe, ControlConfig control, long bodyCeiling) {
+            TenantConfig tenants, DedupeConfig dedupe, long bodyCeiling) {
         return new ConfigCheck()
                 .range("buffer.ingress.max-body-bytes", ingress.maxBodyBytes(), 1,
                         Math.min(Integer.MAX_VALUE, bodyCeiling))
@@ -128,20 +125,15 @@ public class StartupChecks {
                         + " hold half of it, and a body of the largest size must fit, or its 503s would be retried for"
                         + " ever), was " + ingress.maxInFlightBytes())
                 .positive("buffer.ingress.body-timeout", ingress.bodyTimeout())
-                .range("buffer.ingress.max-header-count", ingress.maxHeaderCount(), 1, 10_000)
-                .range("buffer.queue.max-batch-size", queue.maxBatchSize(), 1, 10_000)
                 .range("buffer.queue.max-concurrent-commits", queue.maxConcurrentCommits(), 1, 64)
                 .positive("buffer.queue.write-timeout", queue.writeTimeout())
                 .positive("buffer.queue.snapshot-interval", queue.snapshotInterval())
                 .range("buffer.queue.snapshot-tenants", queue.snapshotTenants(), 1, 100_000)
                 .positive("buffer.queue.dead-letter-retention", queue.deadLetterRetention())
                 .range("buffer.actor.mailbox-capacity", actor.mailboxCapacity(), 1, 1_000_000)
-                .range("buffer.actor.unavailable-retry-after-seconds", actor.unavailableRetryAfterSeconds(), 1, 3600)
                 .range("buffer.tenants.default-rate-limit", tenants.defaultRateLimit(), 1, 1_000_000)
                 .range("buffer.tenants.default-rate-window-seconds", tenants.defaultRateWindowSeconds(), 1, 3600)
                 .positive("buffer.tenants.cache-refresh", tenants.cacheRefresh())
-                .positive("buffer.tenants.cache-ttl", tenants.cacheTtl())
-                .positive("buffer.dedupe.retention", dedupe.retention())
-                .positive("buffer.control.timestamp-tolerance", control.timestampTolerance());
+                .positive("buffer.dedupe.retention", dedupe.retention());
     }
 }

@@ -115,6 +115,16 @@ public class GroupCommitWriter implements EventWriter {
         }
     }
 
+    /**
+     * Most events in one group commit (one INSERT statement). A commit takes what arrived while the last was in
+     * flight (5 to 26 events in the benchmarks, docs/performance.md), and 50 a commit already cut the per-event cost
+     * five-fold (ARCHITECTURE.md's cost table): a larger cap saves nothing, and only a backlog ever reaches it. It
+     * bounds the statement's parameters and the commit span's links (application.properties). The knob for a
+     * database that could take more is {@code buffer.queue.max-concurrent-commits}. Was {@code
+     * buffer.queue.max-batch-size}, retired (ops.RetiredSettings).
+     */
+    static final int MAX_BATCH_SIZE = 512;
+
     private final Pool pool;
     private final KeptConnections kept;
     /**
@@ -123,7 +133,6 @@ public class GroupCommitWriter implements EventWriter {
      */
     private volatile long lastCommitNanos;
     private volatile boolean lastCommitSucceeded;
-    private final int maxBatchSize;
     private final int maxConcurrentCommits;
     private final long writeTimeoutNanos;
     private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
@@ -138,7 +147,6 @@ public class GroupCommitWriter implements EventWriter {
         this.pool = pool;
         this.tracing = tracing;
         this.listener = listener;
-        this.maxBatchSize = config.maxBatchSize();
         this.maxConcurrentCommits = config.maxConcurrentCommits();
         this.kept = new KeptConnections(pool, maxConcurrentCommits);
         this.writeTimeoutNanos = config.writeTimeout().toNanos();
@@ -189,9 +197,9 @@ public class GroupCommitWriter implements EventWriter {
             if (!commitsInFlight.compareAndSet(n, n + 1)) {
                 continue;
             }
-            List<Pending> batch = new ArrayList<>(Math.min(maxBatchSize, 64));
+            List<Pending> batch = new ArrayList<>(Math.min(MAX_BATCH_SIZE, 64));
             Pending p;
-            while (batch.size() < maxBatchSize && (p = pending.poll()) != null) {
+            while (batch.size() < MAX_BATCH_SIZE && (p = pending.poll()) != null) {
                 if (!p.answered.get()) { // timed out while queued: already answered, not written
                     batch.add(p);
                 }

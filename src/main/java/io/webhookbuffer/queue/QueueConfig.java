@@ -10,10 +10,6 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "buffer.queue")
 public interface QueueConfig {
 
-    /** Most events in one group commit (one INSERT statement). */
-    @WithDefault("512")
-    int maxBatchSize();
-
     /**
      * Group commits in flight at once; events arriving meanwhile wait for the next one. One is best on the 2-core
      * reference machine (bigger batches: PostgreSQL's per-commit cost dominates small ones); raise it when the

@@ -1,6 +1,5 @@
 package io.webhookbuffer.status;
 
-import java.time.Duration;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
@@ -17,10 +16,6 @@ public interface StatusConfig {
      * Never in the address: {@code /status?token=...} is refused (400), as addresses end up in proxy logs.
      */
     Optional<String> token();
-
-    /** How long a browser session lasts: the cookie carries its expiry, signed, and is refused after it. */
-    @WithDefault("8h")
-    Duration sessionTtl();
 
     /**
      * Whether the session cookie is {@code Secure} (sent over HTTPS only). On, except in local mode, where the page is

@@ -83,7 +83,7 @@ public class StatusResource {
         this.leases = leases;
         Optional<String> t = config.token().filter(s -> !s.isBlank());
         this.token = t.map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
-        this.session = t.map(s -> new StatusSession(s, config.sessionTtl())).orElse(null);
+        this.session = t.map(s -> new StatusSession(s, StatusSession.TTL)).orElse(null);
     }
 
     @GET
@@ -127,7 +127,7 @@ public class StatusResource {
             return form(401, "That is not the status token.");
         }
         return secured(Response.status(Response.Status.SEE_OTHER)).header(HttpHeaders.LOCATION, "/status")
-                .cookie(sessionCookie(session.issue(Instant.now()), config.sessionTtl().toSeconds(),
+                .cookie(sessionCookie(session.issue(Instant.now()), StatusSession.TTL.toSeconds(),
                         config.secureCookie()))
                 .build();
     }

@@ -13,11 +13,17 @@ import io.webhookbuffer.common.Hmac;
  * {@code buffer.status.token}. So a cookie holds no secret, proves it was issued by a replica that knows the token
  * (every replica accepts every replica's), and carries its own end: a browser's {@code Max-Age} is advice to the
  * browser, the expiry here is what the server enforces. An expiry further ahead than the TTL (plus clock skew between
- * replicas) is refused too, so a shorter {@code buffer.status.session-ttl} applies to cookies issued before it.
- * Changing the token ends every session. Pure: no Quarkus types, the clock is the caller's.
+ * replicas) is refused too, so a shorter TTL applies to cookies issued before it. Changing the token ends every
+ * session. Pure: no Quarkus types, the clock is the caller's.
  */
 final class StatusSession {
 
+    /**
+     * How long a sign-in lasts: a working day. The page only reads, and it has a way to end every session at once
+     * (change {@code buffer.status.token}), so there is nothing for a shorter setting to protect that the token's
+     * rotation does not. Was {@code buffer.status.session-ttl}.
+     */
+    static final Duration TTL = Duration.ofHours(8);
     /** Clocks of replicas may differ by this much: a cookie issued by one stays valid on another. */
     static final Duration SKEW = Duration.ofMinutes(5);
     private static final byte[] KEY_PURPOSE = "buffer-status-session-key".getBytes(StandardCharsets.UTF_8);

@@ -31,7 +31,7 @@ import io.webhookbuffer.verify.SenderRetries;
  *
  * <p>Only an answer says the origin does not know an id (a 4xx, or a 200 without a usable config: null). An origin
  * that could not answer (no connection, a refused address, the timeout, a 3xx, a 5xx, a 429, an answer longer than
- * {@code buffer.origin.max-answer-bytes}) fails the fetch instead, so that ingress asks the sender to retry (503)
+ * {@code OriginTrust.MAX_ANSWER_BYTES}, 64 KiB) fails the fetch instead, so that ingress asks the sender to retry (503)
  * rather than telling it the endpoint does not exist (404). Like batches, the question goes only to an address the
  * origin trust rules allow, follows no redirect (it carries the origin token) and reads a capped answer
  * ({@link EgressClient}). {@link TenantDirectory} bounds how many fetches run at once (the bulkhead,
@@ -112,8 +112,8 @@ public class OriginTenantSource {
         int status = answer.status();
         boolean redirect = status >= 300 && status < 400;
         if (status >= 500 || status == 429 || redirect || answer.cut()) {
-            throw new IllegalStateException("origin answered " + status + (answer.cut() ? " (longer than "
-                    + "buffer.origin.max-answer-bytes)" : "") + " for a tenant config");
+            throw new IllegalStateException("origin answered " + status + (answer.cut() ? " (longer than 64 KiB)" : "")
+                    + " for a tenant config");
         }
     }
 

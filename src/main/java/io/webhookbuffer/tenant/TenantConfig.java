@@ -17,14 +17,6 @@ public interface TenantConfig {
     Duration cacheRefresh();
 
     /**
-     * A cached tenant is dropped this long after it was loaded (reloaded in the background while in use, starting
-     * between three quarters and seven eighths of it): the bound for a row changed without touching
-     * {@code updated_at}.
-     */
-    @WithDefault("60s")
-    Duration cacheTtl();
-
-    /**
      * A lookup a request waits for (a tenant no cache holds) fails after this long, its turn among the other
      * tenants' loads and the database's answer included: ingress answers 503 with {@code Retry-After} instead of holding
      * the sender until the pool's own 30 s connection timeout while the pool is busy or PostgreSQL stalls. The query
@@ -55,16 +47,12 @@ public interface TenantConfig {
         @WithDefault("3s")
         Duration timeout();
 
-        /** Questions to the origin in flight at once (the bulkhead), all ids together. */
+        /**
+         * Questions to the origin in flight at once (the bulkhead), all ids together. Four times as many may wait for a
+         * turn, each for at most a second ({@code TenantDirectory.ORIGIN_WAIT}); one more, or one whose wait is over,
+         * is answered 503 {@code lookup_busy} without asking.
+         */
         @WithDefault("4")
         int maxConcurrent();
-
-        /** Questions that may wait for a turn; one more is answered 503 {@code lookup_busy} without asking. */
-        @WithDefault("16")
-        int maxWaiting();
-
-        /** How long a question may wait for its turn before it is answered 503 {@code lookup_busy} without asking. */
-        @WithDefault("1s")
-        Duration maxWait();
     }
 }

@@ -40,7 +40,7 @@ import com.github.benmanes.caffeine.cache.Scheduler;
  * within {@code buffer.tenants.cache-refresh}, because every replica asks PostgreSQL that often which tenants' rows
  * changed since its last look (one indexed query, however many tenants are cached) and reloads those it holds, in the
  * background, the cached row serving until the new one is in ({@link #changed}). A cached tenant
- * is dropped {@code buffer.tenants.cache-ttl} after it was loaded (the bound for a row changed without touching
+ * is dropped {@link #CACHE_TTL} (60 s) after it was loaded (the bound for a row changed without touching
  * {@code updated_at}), and reloaded in the background between three quarters and seven eighths of that while in use,
  * so a busy tenant never waits for its reload. Reloading every cached tenant at the change-poll's pace instead cost
  * 200 queries a second with 1,000 tenants, a quarter of the server's CPU per event (bench/results/performance-log.md).
@@ -92,6 +92,26 @@ public class TenantDirectory {
     static final int MAX_CONCURRENT_REFRESHES = 2;
     /** Most tenants cached (and remembered by the per-tenant tallies that follow the cache, e.g. the 401 windows). */
     public static final long CACHE_SIZE = 100_000;
+    /**
+     * A cached tenant is dropped this long after it was loaded, and reloaded in the background while in use, starting
+     * between three quarters and seven eighths of it. Changes reach the cache sooner by the Redis announcement and the
+     * change poll ({@code buffer.tenants.cache-refresh}); this only bounds a row changed by hand without touching
+     * {@code updated_at}, and costs a query per cached tenant per minute. Was {@code buffer.tenants.cache-ttl}.
+     */
+    static final Duration CACHE_TTL = Duration.ofSeconds(60);
+    /**
+     * Questions to the origin that may wait for a turn, per question in flight ({@code origin-pull.max-concurrent}):
+     * with each wait bounded by {@link #ORIGIN_WAIT}, the queue only bounds the timers and memory that waiting takes,
+     * and four turns' worth is what the defaults had (16 for 4). Was {@code buffer.tenants.origin-pull.max-waiting}.
+     */
+    static final int ORIGIN_WAITING_PER_TURN = 4;
+    /**
+     * How long a question may wait for its turn at the origin before it is answered 503 {@code lookup_busy} without
+     * asking: the request waits this long at most on top of {@code lookup-timeout} and the origin's own
+     * {@code timeout}, and a sender (GitHub gives 10 s) must get an answer in time. Was {@code
+     * buffer.tenants.origin-pull.max-wait}.
+     */
+    static final Duration ORIGIN_WAIT = Duration.ofSeconds(1);
     static final Duration LOOK_BACK = Duration.ofSeconds(10);
     /** How long the start waits for the first read of all tenant ids before it goes on without them. */
     static final Duration IDS_AT_START = Duration.ofSeconds(10);
@@ -137,17 +157,17 @@ public class TenantDirectory {
         this.originSource = originSource;
         this.originPull = config.originPull().enabled();
         this.lookupTimeout = requestDeadline(config.lookupTimeout(), config.originPull().enabled(),
-                config.originPull().maxWait(), config.originPull().timeout());
+                ORIGIN_WAIT, config.originPull().timeout());
         this.refreshes = new RefreshLimiter(MAX_CONCURRENT_REFRESHES);
         this.loads = new RefreshLimiter(MAX_CONCURRENT_REFRESHES);
         TenantConfig.OriginPull pull = config.originPull();
-        this.originQuestions = LookupBudget.of("origin pull-through bulkhead", pull.maxConcurrent(), pull.maxWaiting(),
-                pull.maxWait(), 0);
+        this.originQuestions = LookupBudget.of("origin pull-through bulkhead", pull.maxConcurrent(),
+                ORIGIN_WAITING_PER_TURN * pull.maxConcurrent(), ORIGIN_WAIT, 0);
         this.known = Caffeine.newBuilder()
                 .maximumSize(CACHE_SIZE)
-                .refreshAfterWrite(config.cacheTtl().multipliedBy(3).dividedBy(4))
+                .refreshAfterWrite(CACHE_TTL.multipliedBy(3).dividedBy(4))
                 .scheduler(Scheduler.systemScheduler()) // expired tenants leave memory on time, idle or not
-                .expireAfterWrite(config.cacheTtl())
+                .expireAfterWrite(CACHE_TTL)
                 .buildAsync(new AsyncCacheLoader<String, Tenant>() {
                     @Override
                     public CompletableFuture<Tenant> asyncLoad(String id, Executor executor) {
@@ -162,7 +182,7 @@ public class TenantDirectory {
                         // A refresh: the cached value keeps serving meanwhile, so it can wait its turn. It starts
                         // on the JDK's delay thread (it only submits a query), not a thread of its own (LookupBudget.of).
                         Executor later = CompletableFuture.delayedExecutor(
-                                reloadDelayMillis(config.cacheTtl(), ThreadLocalRandom.current()::nextDouble),
+                                reloadDelayMillis(CACHE_TTL, ThreadLocalRandom.current()::nextDouble),
                                 TimeUnit.MILLISECONDS, Runnable::run);
                         return CompletableFuture.supplyAsync(
                                 () -> refreshes.submit(() -> load(id)), later)
@@ -299,7 +319,7 @@ public class TenantDirectory {
 
     /**
      * How long a request waits for a lookup: {@code lookup-timeout}, and with origin pull-through on also the origin's
-     * turn and answer ({@code origin-pull.max-wait} + {@code origin-pull.timeout}), so a lookup the origin answers in
+     * turn and answer ({@link #ORIGIN_WAIT} + {@code origin-pull.timeout}), so a lookup the origin answers in
      * its allowed time is never cut short by the database's deadline.
      */
     static Duration requestDeadline(Duration lookupTimeout, boolean originPull, Duration originWait,
@@ -343,7 +363,6 @@ public class TenantDirectory {
         int share = 2 * MAX_CONCURRENT_REFRESHES + 1;
         return new ConfigCheck()
                 .range("buffer.tenants.origin-pull.max-concurrent", config.originPull().maxConcurrent(), 1, 1024)
-                .range("buffer.tenants.origin-pull.max-waiting", config.originPull().maxWaiting(), 0, 10_000)
                 .require(share <= poolSize - 2, "quarkus.datasource.reactive.max-size must be at least " + (share + 2)
                         + " (tenant loads and refreshes, " + MAX_CONCURRENT_REFRESHES + " each, the change poll, "
                         + "the group commit and readiness), was " + poolSize);

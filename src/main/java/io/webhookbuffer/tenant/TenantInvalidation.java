@@ -18,7 +18,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * Tells every replica that a tenant changed, over Redis pub/sub, so a command is visible everywhere within a
  * second. Failure policy: fail open to the cache TTL. Redis is only an accelerator here; when it is down a
- * publish is logged and dropped, and each replica's {@code buffer.tenants.cache-ttl} bounds how stale it gets.
+ * publish is logged and dropped, and each replica's change poll ({@code buffer.tenants.cache-refresh}) and cache
+ * lifetime (TenantDirectory.CACHE_TTL) bound how stale it gets.
  */
 @ApplicationScoped
 public class TenantInvalidation {

@@ -1,6 +1,7 @@
 package io.webhookbuffer.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -26,9 +27,9 @@ import io.webhookbuffer.delivery.DeliveryConfig;
 import io.webhookbuffer.health.HealthConfig;
 import io.webhookbuffer.metrics.MetricsConfig;
 import io.webhookbuffer.ops.ManagementConfig;
+import io.webhookbuffer.ops.RetiredSettings;
 import io.webhookbuffer.status.StatusConfig;
 import io.webhookbuffer.ingress.IngressConfig;
-import io.webhookbuffer.ingress.RefusalConfig;
 import io.webhookbuffer.ratelimit.shared.RateLimitConfig;
 import io.webhookbuffer.queue.DedupeConfig;
 import io.webhookbuffer.queue.QueueConfig;
@@ -49,7 +50,7 @@ class ConfigTableTests {
             ActorConfig.class, QueueConfig.class, DedupeConfig.class, ControlConfig.class, DeliveryConfig.class,
             UsageConfig.class, LifecycleConfig.class, MetricsConfig.class, HealthConfig.class, StatusConfig.class,
             ManagementConfig.class,
-            BenchConfig.class, WarmupConfig.class, SecretsConfig.class, RefusalConfig.class,
+            BenchConfig.class, WarmupConfig.class, SecretsConfig.class,
             RateLimitConfig.class };
     /** Keys read by the local-mode config source rather than a mapping. */
     private static final Map<String, String> LOCAL_KEYS = Map.of("buffer.local.enabled", "true",
@@ -72,6 +73,10 @@ class ConfigTableTests {
             assertTrue(documented.put(key, m.group(3).strip()) == null, key + " is listed twice in " + TABLE);
         }
         assertEquals(expected.keySet(), documented.keySet(), TABLE + " vs @ConfigMapping keys");
+        RetiredSettings.keys().forEach(key -> assertFalse(expected.containsKey(key),
+                key + " is a key again: take it out of ops.RetiredSettings, or every start with it set is refused"));
+        RetiredSettings.keys().forEach(key -> assertTrue(table.contains("`" + key + "`"),
+                key + " is retired (ops.RetiredSettings) but " + TABLE + " does not say so"));
         expected.forEach((key, defaultValue) -> {
             if (defaultValue != null) {
                 assertTrue(documented.get(key).startsWith("`" + defaultValue + "`"),

@@ -151,7 +151,7 @@ class LifecycleOutboxTests {
         outbox.run().await().atMost(PATIENCE); // one scheduler tick
         assertEquals(500, plane.events(prefix).size(), "one run sends everything pending");
         List<Integer> sizes = plane.eventBatches().subList(batchesBefore, plane.eventBatches().size());
-        assertTrue(sizes.stream().allMatch(n -> n <= 50), "batches of at most buffer.lifecycle.batch-size: " + sizes);
+        assertTrue(sizes.stream().allMatch(n -> n <= LifecycleOutbox.BATCH_SIZE), "batches of at most 50: " + sizes);
         assertEquals(0L, count("SELECT count(*) FROM lifecycle_events WHERE tenant_id = $1 AND delivered_at IS NULL",
                 prefix));
     }

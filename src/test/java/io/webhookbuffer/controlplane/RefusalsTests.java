@@ -22,7 +22,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.webhookbuffer.cli.BufferCtl;
-import io.webhookbuffer.ingress.RefusalConfig;
+import io.webhookbuffer.ingress.RefusalLog;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
@@ -37,9 +37,6 @@ class RefusalsTests {
 
     @Inject
     RedisDataSource redis;
-
-    @Inject
-    RefusalConfig config;
 
     private static JsonPath refusals(String tenant) {
         return Signed.command("").get("/control/tenants/" + tenant + "/refusals").then().statusCode(200).extract()
@@ -88,11 +85,11 @@ class RefusalsTests {
         assertEquals("10.1.2.3", merged.getString("refusals[0].client"), "the other replica's, newest");
         assertEquals("bad_signature", merged.getString("refusals[1].reason"), "this replica's, listed once");
 
-        for (int i = 0; i < config.perTenant() + 5; i++) {
+        for (int i = 0; i < RefusalLog.PER_TENANT + 5; i++) {
             badSignature(t, "{\"n\":" + i + "}");
         }
-        await().atMost(FLUSHED).until(() -> refusals(t).getList("refusals").size() == config.perTenant()
-                && redis.list(String.class).llen(key) == config.perTenant());
+        await().atMost(FLUSHED).until(() -> refusals(t).getList("refusals").size() == RefusalLog.PER_TENANT
+                && redis.list(String.class).llen(key) == RefusalLog.PER_TENANT);
         assertTrue(redis.key().ttl(key) > 0, "the list expires");
     }
 

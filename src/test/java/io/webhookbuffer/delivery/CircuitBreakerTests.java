@@ -31,7 +31,6 @@ class CircuitBreakerTests {
         public Map<String, String> getConfigOverrides() {
             Map<String, String> config = new HashMap<>(super.getConfigOverrides());
             config.put("buffer.delivery.circuit-breaker.request-volume", "4");
-            config.put("buffer.delivery.circuit-breaker.failure-ratio", "0.5");
             config.put("buffer.delivery.circuit-breaker.delay", BREAKER_DELAY_MILLIS + "ms");
             config.put("buffer.delivery.max-attempts", "1000");
             config.put("buffer.delivery.linger", "0ms");

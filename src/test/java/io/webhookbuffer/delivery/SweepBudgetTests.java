@@ -23,14 +23,14 @@ import io.webhookbuffer.testsupport.InjectFakeOrigin;
 
 /**
  * A backlog across many tenants with no new traffic (a restart after an outage): one sweep wakes only as many drains
- * as buffer.delivery.sweep-batch allows and refills as they finish, until every tenant is drained.
+ * as its budget allows (16 per delivery slot; one slot here) and refills as they finish, until every tenant is drained.
  */
 @QuarkusTest
 @TestProfile(SweepBudgetProfile.class)
 class SweepBudgetTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
-    private static final int TENANTS = 20;
+    private static final int TENANTS = 3 * SweepBudgetProfile.SWEEP_BATCH;
     private static final int EVENTS_EACH = 4;
 
     @InjectFakeOrigin

@@ -145,7 +145,7 @@ class ThreeReplicasIT {
         return allowed;
     }
 
-    /** Tenants provisioned, and every replica seeing the others (heartbeat 1 s here), or it sizes leases for fewer. */
+    /** Tenants provisioned, and every replica seeing the others (within a heartbeat, 5 s), or it sizes leases for fewer. */
     private void provision(String hot, List<String> quiet) throws Exception {
         replicas.forEach(ServiceProcess::awaitReady);
         ServiceProcess a = replicas.get(0);
@@ -367,8 +367,7 @@ class ThreeReplicasIT {
     }
 
     private void start(String originUrl, String name) throws IOException {
-        Map<String, String> env = new HashMap<>(TwoReplicasIT.quickDelivery(originUrl));
-        env.put("BUFFER_RATELIMIT_HEARTBEAT", "1s");
-        replicas.add(ServiceProcess.start("three-" + name, ServiceProcess.shortWarmup(env)));
+        replicas.add(ServiceProcess.start("three-" + name,
+                ServiceProcess.shortWarmup(TwoReplicasIT.quickDelivery(originUrl))));
     }
 }

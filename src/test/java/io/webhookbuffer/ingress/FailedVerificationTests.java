@@ -18,7 +18,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 import io.webhookbuffer.testsupport.CapturedLog;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.Signed;
@@ -31,7 +30,6 @@ import io.webhookbuffer.verify.QueryHandshake;
  * event loop with the same answers as a small one.
  */
 @QuarkusTest
-@TestProfile(FailedVerificationProfile.class)
 class FailedVerificationTests {
 
     private static final String BAD = "00".repeat(32);
@@ -104,27 +102,27 @@ class FailedVerificationTests {
     }
 
     /**
-     * One forged body of 3 MiB counts 48 of the tenant's failures (one per 64 KiB MACed), past the profile's 40: the
-     * tenant is guarded at once, as 48 small forged bodies would guard it. Two of its large bodies may be checked at
+     * One forged body of 13 MiB counts 208 of the tenant's failures (one per 64 KiB MACed), past the guard's 200: the
+     * tenant is guarded at once, as 208 small forged bodies would guard it. Two of its large bodies may be checked at
      * a time; a third is answered 503 verification_busy before a byte of it is read. Counted as one failure, as
-     * before, the forged 3 MiB left the tenant unguarded and the third was read.
+     * before, the forged body left the tenant unguarded and the third was read.
      */
     @Test
     void oneForgedLargeBodyGuardsItsTenantsLargeBodies() throws Exception {
-        String tenant = tenant().maxBodyBytes(4 << 20).provision();
-        assertAForgedBodyGuardsItsTenant(tenant, 3 << 20);
+        String tenant = tenant().maxBodyBytes(16 << 20).provision();
+        assertAForgedBodyGuardsItsTenant(tenant, 13 << 20);
     }
 
     /**
-     * A forged body is MACed once per active secret, and weighs that much: 2 MiB to a tenant with two secrets is 64
-     * units of 64 KiB MACed, past the profile's 40, and guards the tenant's large bodies at once. Weighed by its size
-     * alone (32), it left the tenant unguarded and a third large body was read.
+     * A forged body is MACed once per active secret, and weighs that much: 8 MiB to a tenant with two secrets is 256
+     * units of 64 KiB MACed, past the guard's 200, and guards the tenant's large bodies at once. Weighed by its size
+     * alone (128), it left the tenant unguarded and a third large body was read.
      */
     @Test
     void aForgedLargeBodyWeighsOneMacPerActiveSecret() throws Exception {
-        String tenant = tenant().secrets(TestTenants.DEFAULT_SECRET, TestTenants.PREVIOUS_SECRET).maxBodyBytes(4 << 20)
+        String tenant = tenant().secrets(TestTenants.DEFAULT_SECRET, TestTenants.PREVIOUS_SECRET).maxBodyBytes(16 << 20)
                 .provision();
-        assertAForgedBodyGuardsItsTenant(tenant, 2 << 20);
+        assertAForgedBodyGuardsItsTenant(tenant, 8 << 20);
     }
 
     /** Sends one forged body of {@code size} bytes: then two large bodies are held and a third is 503 before it is read. */
@@ -147,13 +145,14 @@ class FailedVerificationTests {
 
     /**
      * A large body whose signature the headers refuse (here: none at all) costs no MAC, so it counts once, however
-     * large: three of its tenant's large bodies are then admitted at once. Weighed by its size, it guarded the tenant.
+     * large: three of its tenant's large bodies are then admitted at once. Weighed by its size (208 for 13 MiB), it
+     * guarded the tenant.
      */
     @Test
     void aLargeBodyRefusedByItsHeadersCountsOnce() throws Exception {
-        String tenant = tenant().maxBodyBytes(4 << 20).provision();
+        String tenant = tenant().maxBodyBytes(16 << 20).provision();
         long before = inFlight.held();
-        given().contentType("application/json").body(jsonString(3 << 20)).post("/webhook/" + tenant)
+        given().contentType("application/json").body(jsonString(13 << 20)).post("/webhook/" + tenant)
                 .then().statusCode(401).body("reason", equalTo("missing_signature"));
         awaitHeld(before);
 

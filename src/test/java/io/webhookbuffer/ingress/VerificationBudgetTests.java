@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -17,18 +16,7 @@ class VerificationBudgetTests {
     private final AtomicLong now = new AtomicLong(1_000 * SECOND);
 
     private VerificationBudget budget(int perTenant, int guarded) {
-        return new VerificationBudget(config(perTenant, guarded), 1000, now::get);
-    }
-
-    static IngressConfig.Verification config(int perTenant, int guarded) {
-        return new IngressConfig.Verification() {
-            public int offloadBytes() { return 65536; }
-            public int threads() { return 2; }
-            public int maxPending() { return 64; }
-            public Duration failureWindow() { return Duration.ofSeconds(60); }
-            public int maxFailuresPerTenant() { return perTenant; }
-            public int guardedConcurrency() { return guarded; }
-        };
+        return new VerificationBudget(perTenant, guarded, 65536, 1000, now::get);
     }
 
     @Test
@@ -54,7 +42,7 @@ class VerificationBudgetTests {
 
     @Test
     void oneForgedLargeBodyGuardsItsTenantAsTheSmallOnesOfTheSameBytesWould() {
-        VerificationBudget budget = budget(200, 2);
+        VerificationBudget budget = budget(VerificationBudget.MAX_FAILURES, VerificationBudget.GUARDED_CONCURRENCY);
         budget.failed("t", 15_000_000); // one 15 MB body whose MAC failed: 229 of 64 KiB
         VerificationBudget.Permit first = budget.permit("t");
         VerificationBudget.Permit second = budget.permit("t");

@@ -15,7 +15,6 @@ public class MetricsProfile extends DeliveryProfile {
     public Map<String, String> getConfigOverrides() {
         Map<String, String> overrides = new HashMap<>(super.getConfigOverrides());
         overrides.put("buffer.delivery.circuit-breaker.request-volume", "4");
-        overrides.put("buffer.delivery.circuit-breaker.failure-ratio", "0.5");
         overrides.put("buffer.delivery.circuit-breaker.delay", "1s");
         overrides.put("buffer.delivery.max-attempts", "1000");
         overrides.put("buffer.metrics.top-tenants", "1000");

@@ -43,8 +43,8 @@ class StartupChecksTests {
                 .build();
         List<String> problems = new ArrayList<>(StartupChecks.problems(config.getConfigMapping(IngressConfig.class),
                 config.getConfigMapping(QueueConfig.class), config.getConfigMapping(ActorConfig.class),
-                config.getConfigMapping(TenantConfig.class), config.getConfigMapping(DedupeConfig.class),
-                config.getConfigMapping(ControlConfig.class), CEILING).problems());
+                config.getConfigMapping(TenantConfig.class), config.getConfigMapping(DedupeConfig.class), CEILING)
+                .problems());
         problems.addAll(StartupChecks.problems(config.getConfigMapping(DeliveryConfig.class)).problems());
         problems.addAll(StartupChecks.problems(config.getConfigMapping(ControlConfig.class),
                 config.getConfigMapping(UsageConfig.class), config.getConfigMapping(LifecycleConfig.class)).problems());
@@ -59,28 +59,29 @@ class StartupChecksTests {
     @Test
     void everyViolationIsReportedWithKeyBoundAndValue() {
         List<String> problems = problemsWith(Map.of(
-                "buffer.queue.max-batch-size", "0",
+                "buffer.queue.max-concurrent-commits", "0",
                 "buffer.ingress.max-body-bytes", Long.toString(CEILING + 1),
                 "buffer.queue.write-timeout", "0s",
-                "buffer.control.timestamp-tolerance", "0s"));
+                "buffer.dedupe.retention", "0s"));
         assertEquals(4, problems.size(), problems.toString());
-        assertTrue(problems.contains("buffer.queue.max-batch-size must be between 1 and 10000, was 0"), problems.toString());
+        assertTrue(problems.contains("buffer.queue.max-concurrent-commits must be between 1 and 64, was 0"),
+                problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.ingress.max-body-bytes must be between 1 and "
                 + CEILING + ", was " + (CEILING + 1))), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.queue.write-timeout must be a positive")));
-        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.control.timestamp-tolerance must be a positive")));
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.dedupe.retention must be a positive")));
     }
 
     @Test
     void theInFlightBudgetMustHoldTheLargestBody() {
         List<String> problems = problemsWith(Map.of("buffer.ingress.max-in-flight-bytes", Long.toString(2 * CEILING - 1),
-                "buffer.ingress.body-timeout", "0s", "buffer.ingress.max-header-count", "0"));
+                "buffer.ingress.body-timeout", "0s", "buffer.ingress.max-body-bytes", "0"));
         assertEquals(3, problems.size(), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.ingress.max-in-flight-bytes must be at least"
                 + " twice quarkus.http.limits.max-body-size (" + 2 * CEILING) && p.endsWith("was " + (2 * CEILING - 1))),
                 problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.ingress.body-timeout must be a positive")));
-        assertTrue(problems.contains("buffer.ingress.max-header-count must be between 1 and 10000, was 0"));
+        assertTrue(problems.contains("buffer.ingress.max-body-bytes must be between 1 and " + CEILING + ", was 0"));
     }
 
     @Test
@@ -100,11 +101,12 @@ class StartupChecksTests {
 
     @Test
     void controlPlaneSeamBoundsAreChecked() {
-        List<String> problems = problemsWith(Map.of("buffer.usage.interval", "30s", "buffer.lifecycle.batch-size", "0",
+        List<String> problems = problemsWith(Map.of("buffer.usage.interval", "30s", "buffer.lifecycle.backlog-threshold", "0",
                 "buffer.control.url", "ftp://example.com"));
         assertEquals(3, problems.size(), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("buffer.usage.interval must be at least PT1M")));
-        assertTrue(problems.contains("buffer.lifecycle.batch-size must be between 1 and 1000, was 0"), problems.toString());
+        assertTrue(problems.contains("buffer.lifecycle.backlog-threshold must be between 1 and " + Long.MAX_VALUE
+                + ", was 0"), problems.toString());
         assertTrue(problems.contains("buffer.control.url must be an absolute http(s) URL without query or fragment, "
                 + "was ftp://example.com"), problems.toString());
     }
@@ -139,11 +141,6 @@ class StartupChecksTests {
             @Override
             public Optional<String> token() {
                 return Optional.ofNullable(token);
-            }
-
-            @Override
-            public Duration sessionTtl() {
-                return Duration.ofHours(8);
             }
 
             @Override

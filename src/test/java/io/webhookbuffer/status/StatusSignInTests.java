@@ -32,7 +32,7 @@ import io.webhookbuffer.common.Hmac;
 @TestProfile(StatusProfile.class)
 class StatusSignInTests {
 
-    private static final Duration TTL = Duration.ofHours(8);
+    private static final Duration TTL = StatusSession.TTL;
 
     @Test
     void theTokenInTheAddressIsRefusedWithAPointerToTheForm() {

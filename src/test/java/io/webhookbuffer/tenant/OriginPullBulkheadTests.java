@@ -25,8 +25,8 @@ import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
 /**
- * Origin pull-through behind its bulkhead, against a real origin that takes 1.5 s per answer ({@link SlowTenantOrigin}:
- * 2 at once, 2 waiting at most 500 ms): 20 concurrent unknown ids ask the origin at most twice at once, the excess is
+ * Origin pull-through behind its bulkhead, against a real origin that takes 2.5 s per answer ({@link SlowTenantOrigin}:
+ * 2 at once, so 8 waiting at most 1 s): 20 concurrent unknown ids ask the origin at most twice at once, the excess is
  * 503 {@code lookup_busy} with Retry-After without asking, a 404 only where the origin said so, and a tenant the origin
  * knows is pulled and its signed event accepted.
  */

@@ -23,7 +23,8 @@ import io.webhookbuffer.testsupport.TestTenants;
  */
 public class SlowTenantOrigin implements QuarkusTestResourceLifecycleManager {
 
-    static final long DELAY_MILLIS = 1500;
+    /** Longer than a question's wait for its turn (TenantDirectory.ORIGIN_WAIT, 1 s) by a margin a loaded machine keeps. */
+    static final long DELAY_MILLIS = 2500;
     static final TenantFlood.Peak PEAK = new TenantFlood.Peak();
     static final AtomicInteger ASKED = new AtomicInteger();
     /** Every tenant id the origin was asked about. */
@@ -65,8 +66,6 @@ public class SlowTenantOrigin implements QuarkusTestResourceLifecycleManager {
         return Map.of("buffer.origin.base-url", "http://127.0.0.1:" + server.getAddress().getPort(),
                 "buffer.tenants.origin-pull.enabled", "true",
                 "buffer.tenants.origin-pull.max-concurrent", "2",
-                "buffer.tenants.origin-pull.max-waiting", "2",
-                "buffer.tenants.origin-pull.max-wait", "500ms",
                 "buffer.tenants.origin-pull.timeout", "3s");
     }
 

@@ -42,7 +42,11 @@ class UsageRestartIT {
             assertEquals(202, first.webhook(tenant, WEBHOOK_SECRET, "e" + i));
         }
         assertEquals(200, first.webhook(tenant, WEBHOOK_SECRET, "e0"));
-        assertEquals(0, sum(tenant, "received"), "counted in memory only while running");
+        // Counted in memory and added to PostgreSQL every 10 s (UsageFlusher); what the last 10 s counted is added at
+        // shutdown. The start-up and these requests usually take less than the first interval, so usually nothing
+        // is stored yet and the shutdown's flush stores it all.
+        long storedWhileRunning = sum(tenant, "received");
+        System.out.printf("UsageRestartIT: %d of 6 stored before the shutdown%n", storedWhileRunning);
 
         stopGracefully(first);
         assertEquals(6, sum(tenant, "received"));
@@ -59,7 +63,7 @@ class UsageRestartIT {
     private ServiceProcess startReplica(String name) throws Exception {
         // No shutdown delay (5 s by default, twice per run): the flush this test checks comes after it either way.
         ServiceProcess replica = ServiceProcess.start(name, ServiceProcess.shortWarmup(
-                Map.of("BUFFER_USAGE_FLUSH_INTERVAL", "1h", "QUARKUS_SHUTDOWN_DELAY", "0s")));
+                Map.of("QUARKUS_SHUTDOWN_DELAY", "0s")));
         replicas.add(replica);
         return replica.awaitReady();
     }

@@ -1,7 +1,5 @@
 package io.webhookbuffer.ratelimit.shared;
 
-import java.time.Duration;
-
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -15,20 +13,4 @@ public interface RateLimitConfig {
      */
     @WithDefault("true")
     boolean shared();
-
-    /** The most slots one lease takes; leases are also capped at limit / (20 x replicas), so the excess stays <= 7.5%. */
-    @WithDefault("100")
-    int maxLease();
-
-    /**
-     * How long a lease may take before admission falls back to the local share of the limit. Long enough that a
-     * replica short of CPU does not fall back with Redis up (each fallback can admit a share over the limit); an
-     * event waits this long at most once per outage (the fallback then retries without holding events).
-     */
-    @WithDefault("1s")
-    Duration redisTimeout();
-
-    /** How often each replica renews its presence, which gives every replica the replica count. */
-    @WithDefault("5s")
-    Duration heartbeat();
 }

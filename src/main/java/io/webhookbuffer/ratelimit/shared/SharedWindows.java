@@ -26,7 +26,6 @@ import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
-import io.webhookbuffer.common.ConfigCheck;
 import io.webhookbuffer.ratelimit.LeasedWindow;
 
 /**
@@ -34,10 +33,10 @@ import io.webhookbuffer.ratelimit.LeasedWindow;
  * ({@code wb:rl:<deployment>:<tenant>:<limit>:<window>},
  * field = a second of Redis's clock, value = slots granted then), changed only by one Lua script (EVALSHA) that gives
  * back unused slots, drops seconds older than the window, and grants up to what the window has left, atomically. One
- * call per lease (up to {@code max-lease} events), never one per event.
+ * call per lease (up to {@link #MAX_LEASE} events), never one per event.
  *
  * <p>It also keeps the replica count that sizes leases and the fallback share: each replica renews its entry in the
- * sorted set {@code wb:replicas:<deployment>} (score = when it lapses) every {@code heartbeat}, and counts the live
+ * sorted set {@code wb:replicas:<deployment>} (score = when it lapses) every {@link #HEARTBEAT}, and counts the live
  * entries; a replica that stops is gone after three heartbeats. With Redis unreachable the last count seen stays.
  *
  * <p>{@code <deployment>} names the replicas that share a database: the first 12 hex digits of the SHA-256 of
@@ -104,9 +103,34 @@ public class SharedWindows {
      * How long a lease's slots are used before what is left is given back, in seconds (leases are counted in whole
      * seconds); on the fallback, how often a lease is tried again. Short enough that slots a replica took and did not
      * use return to the others within a couple of seconds, long enough that a busy tenant asks Redis about once per
-     * lease rather than per event. Not a setting: {@code buffer.ratelimit.max-lease} bounds the slots one lease holds.
+     * lease rather than per event. Not a setting: {@link #MAX_LEASE} bounds the slots one lease holds.
      */
     public static final int LEASE_PERIOD_SECONDS = 2;
+
+    /**
+     * The most slots one lease takes; leases are also capped at limit / (20 x replicas), which keeps the excess at most
+     * 7.5% of the limit (docs/operations.md, "Shared rate windows"). 100 makes a tenant at 10,000 events a second ask
+     * Redis 100 times a second per replica, and the cap, not this, decides for every smaller limit. Was
+     * {@code buffer.ratelimit.max-lease}.
+     */
+    public static final int MAX_LEASE = 100;
+
+    /**
+     * How long a lease may take before admission falls back to the local share of the limit (each fallback can admit
+     * a share over the limit). A lease is one Redis call, under a millisecond on a LAN and tens across regions; one
+     * second is long enough that a replica short of CPU does not fall back with Redis up, and an event waits this
+     * long at most once per outage (the fallback then retries without holding events). Was {@code
+     * buffer.ratelimit.redis-timeout}.
+     */
+    static final Duration REDIS_TIMEOUT = Duration.ofSeconds(1);
+
+    /**
+     * How often each replica renews its presence, which gives every replica the replica count; an entry lapses after
+     * three. A new replica is counted within 5 s, a crashed one forgotten within 15 s (one that stops says so at once):
+     * while the count is short, leases are sized for fewer replicas, within the same bound. Was {@code
+     * buffer.ratelimit.heartbeat}.
+     */
+    static final Duration HEARTBEAT = Duration.ofSeconds(5);
 
     private final ReactiveRedisDataSource redis;
     private final RateLimitConfig config;
@@ -123,12 +147,6 @@ public class SharedWindows {
 
     public SharedWindows(ReactiveRedisDataSource redis, RateLimitConfig config, LeaseListener listener,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> database) {
-        new ConfigCheck()
-                .range("buffer.ratelimit.max-lease", config.maxLease(), 1, 10_000)
-                .positive("buffer.ratelimit.redis-timeout", config.redisTimeout())
-                .atLeast("buffer.ratelimit.heartbeat", config.heartbeat(), Duration.ofSeconds(1),
-                        "a replica's entry lapses after three heartbeats")
-                .throwIfAny();
         this.redis = redis;
         this.config = config;
         this.listener = listener;
@@ -181,7 +199,7 @@ public class SharedWindows {
         CompletableFuture<Grant> answer = new CompletableFuture<>();
         long started = System.nanoTime();
         try {
-            call(args).ifNoItem().after(config.redisTimeout()).fail()
+            call(args).ifNoItem().after(REDIS_TIMEOUT).fail()
                     .subscribe().with(response -> {
                         listener.answered(System.nanoTime() - started);
                         answer.complete(grant(response));
@@ -221,16 +239,16 @@ public class SharedWindows {
         return g;
     }
 
-    @Scheduled(every = "${buffer.ratelimit.heartbeat:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(every = "5s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> heartbeat() {
         long now = System.currentTimeMillis();
-        long lapse = now + 3 * config.heartbeat().toMillis();
+        long lapse = now + 3 * HEARTBEAT.toMillis();
         return redis.execute("ZADD", replicasKey, Long.toString(lapse), replicaId)
                 .flatMap(r -> redis.execute("ZREMRANGEBYSCORE", replicasKey, "-inf", Long.toString(now)))
-                .flatMap(r -> redis.execute("EXPIRE", replicasKey, Long.toString(3 * config.heartbeat().toSeconds() + 60)))
+                .flatMap(r -> redis.execute("EXPIRE", replicasKey, Long.toString(3 * HEARTBEAT.toSeconds() + 60)))
                 .flatMap(r -> redis.execute("ZCARD", replicasKey))
-                .ifNoItem().after(config.redisTimeout().multipliedBy(4)).fail()
+                .ifNoItem().after(REDIS_TIMEOUT.multipliedBy(4)).fail()
                 .invoke(count -> replicas = Math.max(1, count.toInteger()))
                 .onFailure().recoverWithItem(failure -> {
                     LOG.debugf("replica heartbeat not written (%s): the last count seen (%d) stays", failure, replicas);
@@ -246,7 +264,7 @@ public class SharedWindows {
     void leave(@Observes ShutdownEvent event) {
         try {
             // Waits (at most the Redis timeout, on the shutdown thread): the client closes right after.
-            redis.execute("ZREM", replicasKey, replicaId).await().atMost(config.redisTimeout());
+            redis.execute("ZREM", replicasKey, replicaId).await().atMost(REDIS_TIMEOUT);
         } catch (RuntimeException e) {
             LOG.debugf("replica entry not removed at shutdown: %s", e);
         }
