@@ -63,8 +63,8 @@ public final class RetiredSettings {
             Map.entry("buffer.ingress.verification.guarded-concurrency", CONSTANT + "2"),
             Map.entry("buffer.delivery.sweep-batch", "derived: 16 x buffer.delivery.max-concurrent"),
             Map.entry("buffer.status.session-ttl", CONSTANT + "8 h; change buffer.status.token to end every session"),
-            Map.entry("buffer.queue.max-batch-size", CONSTANT + "512 (raise buffer.queue.max-concurrent-commits for a"
-                    + " database with room)")));
+            Map.entry("buffer.queue.max-batch-size", CONSTANT + "512; for a database with room, raise"
+                    + " buffer.queue.max-concurrent-commits")));
 
     private RetiredSettings() {
     }
