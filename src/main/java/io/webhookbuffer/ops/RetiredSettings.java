@@ -64,7 +64,13 @@ public final class RetiredSettings {
             Map.entry("buffer.delivery.sweep-batch", "derived: 16 x buffer.delivery.max-concurrent"),
             Map.entry("buffer.status.session-ttl", CONSTANT + "8 h; change buffer.status.token to end every session"),
             Map.entry("buffer.queue.max-batch-size", CONSTANT + "512; for a database with room, raise"
-                    + " buffer.queue.max-concurrent-commits")));
+                    + " buffer.queue.max-concurrent-commits"),
+            Map.entry("buffer.ingress.direct-route", "gone: the direct route is the only ingest path"),
+            // the confined rehearsal (warmup.Warmup)
+            Map.entry("buffer.warmup.requests", CONSTANT + "40,000 (buffer.warmup.max-duration bounds the rehearsal)"),
+            Map.entry("buffer.warmup.connections", CONSTANT + "32"),
+            Map.entry("buffer.warmup.refusals", "gone: the refusals are no longer rehearsed"),
+            Map.entry("buffer.warmup.settle-max", "derived: half of buffer.warmup.max-duration")));
 
     private RetiredSettings() {
     }
