@@ -45,8 +45,7 @@ final class TortureSettings {
     final Duration recoveryBound;
     /**
      * The service's warm-up before readiness at each of its starts ({@code buffer.warmup.max-duration}; the compiler's
-     * settling gets half of it again): CI, short ({@link io.webhookbuffer.testsupport.ServiceProcess#shortWarmup}'s values), so its
-     * three starts are not most of the run; full, the service's defaults.
+     * settling gets half of it again): CI, short, so its three starts are not most of the run; full, the default.
      */
     final Duration serviceWarmup;
     /** The service's {@code quarkus.shutdown.delay} at both SIGTERMs: CI 1 s (it serves through it either way). */
