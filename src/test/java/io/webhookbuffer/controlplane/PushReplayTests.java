@@ -13,8 +13,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -30,9 +28,7 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.webhookbuffer.testsupport.Events;
-import io.webhookbuffer.testsupport.FakeOriginResource;
 import io.webhookbuffer.testsupport.InjectRedisProxy;
-import io.webhookbuffer.testsupport.RedisProxyResource;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TcpProxy;
 import io.webhookbuffer.usage.UsageFlusher;
@@ -44,26 +40,10 @@ import io.webhookbuffer.usage.UsageFlusher;
  * refused as {@code replayed_nonce}. A small HTTP server stands in for the control plane and records the pushes.
  */
 @QuarkusTest
-@TestProfile(PushReplayTests.CapturedPushes.class)
+@TestProfile(AcceptV1Profile.class)
 class PushReplayTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(20);
-
-    /** The seam profile with defaults for signing (v1 pushes, v1 commands accepted) and a recording control plane. */
-    public static class CapturedPushes extends ControlPlaneProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> config = new HashMap<>(super.getConfigOverrides());
-            config.put("buffer.control.accept-v1", "true"); // the production default (the test profile sets false)
-            return config;
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(FakeOriginResource.class),
-                    new TestResourceEntry(RecordingControlPlane.class), new TestResourceEntry(RedisProxyResource.class));
-        }
-    }
 
     /** One request as the control plane received it. */
     record Captured(String method, String path, Map<String, String> headers, byte[] body) {

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.webhookbuffer.testsupport.CapturedLog;
@@ -33,20 +31,13 @@ import io.webhookbuffer.testsupport.Signed;
 /**
  * The seed's v1 format while {@code buffer.control.accept-v1} is true (the default): still accepted, with a
  * deprecation WARN at most once a minute, and still unable to tell one command from another: the defect v2 fixes.
- * The methods run in order: the first v1 command of this app must be the warning test's.
+ * The methods run in order: the first v1 command of this app must be the warning test's (PushReplayTests, which
+ * shares the app, sends none that is accepted).
  */
 @QuarkusTest
-@TestProfile(V1CompatibilityTests.AcceptV1.class)
+@TestProfile(AcceptV1Profile.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class V1CompatibilityTests {
-
-    /** The default: v1 accepted. */
-    public static class AcceptV1 implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("buffer.control.accept-v1", "true");
-        }
-    }
 
     private static String newId() {
         return "v1-" + UUID.randomUUID().toString().substring(0, 18);
