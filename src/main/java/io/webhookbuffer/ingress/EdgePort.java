@@ -1,6 +1,8 @@
 package io.webhookbuffer.ingress;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +30,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.webhookbuffer.actor.IngestResult;
 
 /**
@@ -47,6 +50,11 @@ import io.webhookbuffer.actor.IngestResult;
  * <li><b>A connection cap that answers</b> ({@code buffer.ingress.max-connections}): the connections past it, up to a
  * tenth more, get {@code 503 too_many_connections} with {@code Retry-After} as soon as their head is in, and are
  * closed; only past that overflow is a connection closed as it is accepted.</li>
+ * <li><b>The Host lines as sent</b>: whether the head had exactly one non-blank {@code Host} line (none is fine for
+ * HTTP/1.0), read before Quarkus's root handler, whose forwarded-header parsing ({@code quarkus.http.proxy.*}, on in
+ * {@code k8s/}) rewrites the {@code Host} header to one line before any route runs. The gate
+ * ({@link IngressGate}) refuses such a head {@code 400 invalid_host}, with a request id as every answer has;
+ * without this a doubled Host behind a trusted proxy was served as the first one (RFC 9112 §3.2 asks for a 400).</li>
  * </ul>
  *
  * <p>Quarkus's own HTTP server still runs, on loopback only ({@code quarkus.http.host=127.0.0.1}, a free port): the
@@ -79,6 +87,8 @@ public class EdgePort {
     private final Buffer tooManyConnections;
     private final AtomicInteger open = new AtomicInteger();
     private final Map<HttpConnection, Tracked> tracked = new ConcurrentHashMap<>();
+    /** Connections whose request now in hand had no single usable Host line as sent; an answer closes them. */
+    private final Set<HttpConnection> unusableHost = ConcurrentHashMap.newKeySet();
     /** The port the instances listen on (they share one socket), -1 before the first listens. */
     private volatile int actualPort = -1;
     private volatile String deployment;
@@ -197,6 +207,7 @@ public class EdgePort {
         connection.closeHandler(v -> {
             open.decrementAndGet();
             tracked.remove(connection);
+            unusableHost.remove(connection);
             t.cancel();
         });
         t.timer = vertx.setTimer(headTimeoutMillis, id -> t.expired());
@@ -211,7 +222,27 @@ public class EdgePort {
                 return;
             }
         }
+        if (!oneUsableHost(request)) {
+            unusableHost.add(request.connection());
+        }
         QuarkusHttpInternals.rootHandler().handle(request);
+    }
+
+    /** Exactly one non-blank Host line, or none on HTTP/1.0: the head as it arrived, before anything rewrote it. */
+    static boolean oneUsableHost(HttpServerRequest request) {
+        List<String> hosts = request.headers().getAll(HttpHeaders.HOST);
+        if (hosts.isEmpty()) {
+            return request.version() == HttpVersion.HTTP_1_0;
+        }
+        return hosts.size() == 1 && !hosts.get(0).isBlank();
+    }
+
+    /**
+     * Whether the request in hand on this connection arrived on the webhook port without one usable Host line
+     * ({@link #oneUsableHost}); read once, by the gate's head check. False for a request of another server.
+     */
+    boolean unusableHostAsSent(HttpConnection connection) {
+        return !unusableHost.isEmpty() && unusableHost.remove(connection);
     }
 
     /** A connection past the cap: 503 and closed, the body never read. */

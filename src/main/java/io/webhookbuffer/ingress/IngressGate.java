@@ -37,7 +37,8 @@ import io.webhookbuffer.verify.SignatureVerifier;
  * <li>every request: at most {@code buffer.ingress.max-header-count} header lines (431), no empty and no second
  * {@code Host} line, and for HTTP/1.1 one that Vert.x can parse (RFC 9112 §3.2: 400 {@code invalid_host}; a missing or
  * unparseable Host fails in Vert.x Web's router before any route runs, and is answered here rather than by Quarkus's
- * error page with an ERROR line);</li>
+ * error page with an ERROR line). On the webhook port the Host lines are judged as they arrived ({@link EdgePort}):
+ * behind a trusted proxy Quarkus rewrites them to one before this route runs;</li>
  * <li>{@code /webhook/{id}}: a {@code GET} with a query string is a provider's check ({@link QueryHandshakes}), any
  * other method but {@code POST} is 405 ({@link IngestRoute#methodNotAllowed}). For {@code POST}, a
  * {@code Content-Length} above the hard ceiling is 413 at once; otherwise the body stays paused while the tenant is
@@ -98,6 +99,7 @@ public class IngressGate {
     private final IngestRoute route;
     private final QueryHandshakes queryHandshakes;
     private final BufferClock clock;
+    private final EdgePort edge;
     private final int checkFrom;
     private final Vertx vertx;
     private final int defaultLimit;
@@ -106,11 +108,12 @@ public class IngressGate {
     private final long busyRetryAfter;
     private final long unavailableRetryAfter;
 
-    public IngressGate(Sinks tenants, InFlightBytes inFlight, AnswerWriter writer,
+    public IngressGate(Sinks tenants, InFlightBytes inFlight, AnswerWriter writer, EdgePort edge,
             IngestRoute route, QueryHandshakes queryHandshakes, Vertx vertx, IngressConfig config,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize ceiling,
             VerificationBudget verificationBudget, BufferClock clock) {
         this.route = route;
+        this.edge = edge;
         this.queryHandshakes = queryHandshakes;
         this.clock = clock;
         this.checkFrom = config.verification().offloadBytes();
@@ -156,7 +159,7 @@ public class IngressGate {
         if (lines > MAX_HEADER_COUNT) {
             LOG.debugf("refused %s %s: %d header lines", request.method(), request.path(), lines);
             writer.sendEarly(ctx, null, IngestAnswer.tooManyHeaders(), System.nanoTime(), 0, true);
-        } else if (hosts > 1 || blankHost) {
+        } else if (hosts > 1 || blankHost || edge.unusableHostAsSent(request.connection())) {
             LOG.debugf("refused %s %s: %d Host lines%s", request.method(), request.path(), hosts,
                     blankHost ? ", an empty one" : "");
             writer.sendEarly(ctx, null, IngestAnswer.invalidHost(), System.nanoTime(), 0, true);

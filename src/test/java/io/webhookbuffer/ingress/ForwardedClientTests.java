@@ -3,9 +3,11 @@ package io.webhookbuffer.ingress;
 import static io.restassured.RestAssured.given;
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +50,27 @@ class ForwardedClientTests {
             assertEquals(401, http.answer(Duration.ofSeconds(10)).status());
         }
         assertEquals("198.51.100.4", refusals(tenant).getString("refusals[0].client"));
+    }
+
+    /**
+     * Quarkus's forwarded-header parsing rewrites the Host header to one line before any route runs; the head is
+     * judged as it was sent, so two Host lines, or a blank one beside a good one, are still refused at once (RFC 9112
+     * section 3.2), and so is a head with none, before the body is awaited and whatever a trusted proxy adds.
+     */
+    @Test
+    void hostLinesAreJudgedAsSentBehindAProxy() throws IOException {
+        String tenant = tenant().provision();
+        for (String[] hosts : new String[][] {{"Host: 127.0.0.1", "Host: 127.0.0.2"}, {"Host: 127.0.0.1", "Host: "},
+                {"Host: 127.0.0.1", "X-Forwarded-Host: example.com", "Host: 127.0.0.1"}, {"X-Forwarded-Host: example.com"}}) {
+            try (RawHttp http = RawHttp.open()) {
+                String[] head = Arrays.copyOf(hosts, hosts.length + 1);
+                head[hosts.length] = "Content-Length: 2";
+                http.send(RawHttp.head("POST /webhook/" + tenant, head));
+                RawHttp.Answer answer = http.answer(Duration.ofSeconds(5));
+                assertEquals(400, answer.status(), String.join(" / ", hosts));
+                assertTrue(answer.body().contains("\"invalid_host\""), answer.body());
+            }
+        }
     }
 
     private static JsonPath refusals(String tenant) {
