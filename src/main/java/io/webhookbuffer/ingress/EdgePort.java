@@ -228,21 +228,27 @@ public class EdgePort {
         QuarkusHttpInternals.rootHandler().handle(request);
     }
 
-    /** Exactly one non-blank Host line, or none on HTTP/1.0: the head as it arrived, before anything rewrote it. */
+    /**
+     * The head's Host as it arrived, before anything rewrote it: exactly one line, not blank, and for any version but
+     * HTTP/1.0 (which needs none) one Vert.x can parse as {@code host[:port]}; an HTTP/2 request line has none.
+     */
     static boolean oneUsableHost(HttpServerRequest request) {
         List<String> hosts = request.headers().getAll(HttpHeaders.HOST);
-        if (hosts.isEmpty()) {
-            return request.version() == HttpVersion.HTTP_1_0;
+        if (hosts.size() > 1 || hosts.size() == 1 && hosts.get(0).isBlank()) {
+            return false;
         }
-        return hosts.size() == 1 && !hosts.get(0).isBlank();
+        return request.version() == HttpVersion.HTTP_1_0 || request.authority() != null;
     }
 
     /**
-     * Whether the request in hand on this connection arrived on the webhook port without one usable Host line
-     * ({@link #oneUsableHost}); read once, by the gate's head check. False for a request of another server.
+     * Whether {@code request} has a usable Host ({@link #oneUsableHost}): on the webhook port as the head was sent
+     * (noted before Quarkus's root handler, read once), on another server as it reads now.
      */
-    boolean unusableHostAsSent(HttpConnection connection) {
-        return !unusableHost.isEmpty() && unusableHost.remove(connection);
+    boolean usableHost(HttpServerRequest request) {
+        if (request.localAddress() == null || request.localAddress().port() != actualPort) {
+            return oneUsableHost(request);
+        }
+        return unusableHost.isEmpty() || !unusableHost.remove(request.connection());
     }
 
     /** A connection past the cap: 503 and closed, the body never read. */

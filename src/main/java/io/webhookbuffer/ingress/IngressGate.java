@@ -18,7 +18,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.webhookbuffer.actor.IngestResult;
@@ -147,21 +146,14 @@ public class IngressGate {
     private void checkHead(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         int lines = 0;
-        int hosts = 0;
-        boolean blankHost = false;
-        for (Map.Entry<String, String> header : request.headers()) {
+        for (Map.Entry<String, String> ignored : request.headers()) {
             lines++;
-            if ("host".equalsIgnoreCase(header.getKey())) {
-                hosts++;
-                blankHost |= header.getValue().isBlank();
-            }
         }
         if (lines > MAX_HEADER_COUNT) {
             LOG.debugf("refused %s %s: %d header lines", request.method(), request.path(), lines);
             writer.sendEarly(ctx, null, IngestAnswer.tooManyHeaders(), System.nanoTime(), 0, true);
-        } else if (hosts > 1 || blankHost || edge.unusableHostAsSent(request.connection())) {
-            LOG.debugf("refused %s %s: %d Host lines%s", request.method(), request.path(), hosts,
-                    blankHost ? ", an empty one" : "");
+        } else if (!edge.usableHost(request)) {
+            LOG.debugf("refused %s %s: no single usable Host line", request.method(), request.path());
             writer.sendEarly(ctx, null, IngestAnswer.invalidHost(), System.nanoTime(), 0, true);
         } else if (hasDotSegment(request.path())) {
             LOG.debugf("refused %s %s: a dot segment in the path", request.method(), request.path());
@@ -197,14 +189,15 @@ public class IngressGate {
     }
 
     /**
-     * Vert.x Web fails an HTTP/1.1 request without a Host, or with one it cannot parse, with a 400 before any route
-     * runs; answered here, it is the documented JSON 400 at DEBUG instead of Quarkus's error page and an ERROR line.
-     * So is a request line that says HTTP/2.0 (an h2 preface {@code PRI * HTTP/2.0} on this HTTP/1.1-only server):
-     * Vert.x takes it for HTTP/2 and fails it for want of an {@code :authority}. HTTP/1.0 needs no Host.
+     * Vert.x Web fails an HTTP/1.1 request without a Host, or with one it cannot parse, before any route runs (400);
+     * answered here, it is the documented JSON 400 at DEBUG instead of Quarkus's error page and an ERROR line. So is a
+     * request line that says HTTP/2.0 (an h2 preface {@code PRI * HTTP/2.0} on this HTTP/1.1-only server): it has no
+     * Host, and its path {@code *} fails too (404 once a trusted proxy's parsing gave it a Host). HTTP/1.0 needs no
+     * Host. The judgement is {@link EdgePort#usableHost}'s, as for {@link #checkHead}.
      */
     private void refuseUnroutableHost(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
-        if (ctx.statusCode() == 400 && request.version() != HttpVersion.HTTP_1_0 && request.authority() == null) {
+        if (!edge.usableHost(request)) {
             LOG.debugf("refused %s %s: no usable Host", request.method(), request.path());
             writer.sendEarly(ctx, null, IngestAnswer.invalidHost(), System.nanoTime(), 0, true);
         } else {

@@ -12,19 +12,18 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.Signed;
 
 /**
- * Behind a proxy, as the Kubernetes manifests configure it: a tenant's refusals name the client the trusted proxy
+ * Behind a proxy, as the Kubernetes manifests configure it (every test application trusts the loopback as its proxy:
+ * {@code %test.quarkus.http.proxy.*} in application.properties): a tenant's refusals name the client the trusted proxy
  * names in {@code X-Forwarded-For}, not the proxy, on the webhook port too (ingress.EdgePort hands requests to
  * Quarkus's root handler, which applies {@code quarkus.http.proxy.*}). Without those settings every refusal would name
  * the ingress controller's private address, and an SRE could not tell the senders apart.
  */
 @QuarkusTest
-@TestProfile(ForwardedClientProfile.class)
 class ForwardedClientTests {
 
     private static final String BAD = "00".repeat(32);
