@@ -5,38 +5,31 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.webhookbuffer.metrics.MetricsProfile;
 import io.webhookbuffer.testsupport.FakeOrigin;
 import io.webhookbuffer.testsupport.FakeOrigin.Answer;
 import io.webhookbuffer.testsupport.InjectFakeOrigin;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
-/** A dead origin is probed, not hammered: after enough failures its breaker opens and traffic stops for the delay. */
+/**
+ * A dead origin is probed, not hammered: after enough failures its breaker opens and traffic stops for the delay. The
+ * application is {@link MetricsProfile}'s (a breaker that opens after 4 requests, a delay of 1.5 s, no linger); the
+ * origin recovers at the end, so the breaker, which every tenant of the fake origin shares, is closed again for the
+ * tests that follow.
+ */
 @QuarkusTest
-@TestProfile(CircuitBreakerTests.SmallBreaker.class)
+@TestProfile(MetricsProfile.class)
 class CircuitBreakerTests {
 
-    static final long BREAKER_DELAY_MILLIS = 1500;
-
-    public static class SmallBreaker extends DeliveryProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> config = new HashMap<>(super.getConfigOverrides());
-            config.put("buffer.delivery.circuit-breaker.request-volume", "4");
-            config.put("buffer.delivery.circuit-breaker.delay", BREAKER_DELAY_MILLIS + "ms");
-            config.put("buffer.delivery.max-attempts", "1000");
-            config.put("buffer.delivery.linger", "0ms");
-            return config;
-        }
-    }
+    static final long BREAKER_DELAY_MILLIS = MetricsProfile.BREAKER_DELAY_MILLIS;
 
     @InjectFakeOrigin
     FakeOrigin origin;
@@ -56,5 +49,12 @@ class CircuitBreakerTests {
         }
         assertTrue(longestGap >= BREAKER_DELAY_MILLIS - 100, "the breaker held traffic back: longest gap " + longestGap);
         assertTrue(batches.size() < 20, "not hammered: " + batches.size() + " requests");
+
+        AtomicBoolean recovered = new AtomicBoolean();
+        origin.answer(t, batch -> {
+            recovered.set(true);
+            return Answer.ok();
+        });
+        await().atMost(Duration.ofSeconds(15)).untilTrue(recovered); // the probe succeeds: the breaker closes
     }
 }
