@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
-import io.webhookbuffer.status.StatusProfile;
+import io.webhookbuffer.controlplane.ControlPlaneProfile;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
 
@@ -47,7 +47,7 @@ class ManagementPortTests {
         given().port(port).accept("text/plain").get("/q/metrics").then().statusCode(200)
                 .body(containsString("buffer_"));
         given().port(port).get("/q/openapi").then().statusCode(200);
-        given().port(port).header("Authorization", "Bearer " + StatusProfile.TOKEN).get("/status").then()
+        given().port(port).header("Authorization", "Bearer " + ControlPlaneProfile.STATUS_TOKEN).get("/status").then()
                 .statusCode(200);
     }
 
@@ -85,7 +85,7 @@ class ManagementPortTests {
         for (String path : List.of("/q;x=1/health/ready", "/status/sign-in", "/q", "/control")) {
             given().urlEncodingEnabled(false).get(path).then().statusCode(404);
         }
-        given().contentType("application/x-www-form-urlencoded").formParam("token", StatusProfile.TOKEN)
+        given().contentType("application/x-www-form-urlencoded").formParam("token", ControlPlaneProfile.STATUS_TOKEN)
                 .post("/status/sign-in").then().statusCode(404);
     }
 }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.webhookbuffer.controlplane.ControlPlaneProfile;
 import io.webhookbuffer.queue.QueueSnapshots;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
@@ -43,7 +44,7 @@ import io.webhookbuffer.testsupport.Signed;
  * healthy backlog.
  */
 @QuarkusTest
-@TestProfile(StatusProfile.class)
+@TestProfile(ControlPlaneProfile.class)
 class StatusPageTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -62,9 +63,9 @@ class StatusPageTests {
         given().redirects().follow(false).get("/status").then().statusCode(401)
                 .header("WWW-Authenticate", containsString("Bearer"));
         given().header("Authorization", "Bearer wrong-token").get("/status").then().statusCode(401);
-        given().cookie(StatusResource.COOKIE, StatusProfile.TOKEN).get("/status").then().statusCode(401);
+        given().cookie(StatusResource.COOKIE, ControlPlaneProfile.STATUS_TOKEN).get("/status").then().statusCode(401);
 
-        given().header("Authorization", "Bearer " + StatusProfile.TOKEN).get("/status").then().statusCode(200)
+        given().header("Authorization", "Bearer " + ControlPlaneProfile.STATUS_TOKEN).get("/status").then().statusCode(200)
                 .contentType(containsString("text/html")).header("Cache-Control", "no-store")
                 .body(containsString("<meta http-equiv=\"refresh\" content=\"10\">"))
                 .body(not(containsString("<script")));
@@ -82,7 +83,7 @@ class StatusPageTests {
         await().atMost(PATIENCE).until(() -> snapshots.refresh().await().indefinitely().rows().stream()
                 .filter(r -> r.tenantId().equals(stores) || r.tenantId().equals(refuses)).count() == 2);
 
-        String page = given().header("Authorization", "Bearer " + StatusProfile.TOKEN).get("/status").then()
+        String page = given().header("Authorization", "Bearer " + ControlPlaneProfile.STATUS_TOKEN).get("/status").then()
                 .statusCode(200).body(containsString(">over limit<")).extract().asString();
         assertTrue(rowOf(page, stores).contains("<td class=\"over-limit\">store (never)</td>"), rowOf(page, stores));
         assertTrue(rowOf(page, refuses).contains("<td class=\"over-limit\">refuse (long)</td>"), rowOf(page, refuses));
@@ -134,7 +135,7 @@ class StatusPageTests {
         // As a person signs in: the form /status shows a browser, the token typed in, Enter; then the page itself.
         Path png = Path.of("target/status-page.png");
         Files.deleteIfExists(png);
-        String dom = HeadlessChromium.signIn(status.toString(), StatusProfile.TOKEN, png);
+        String dom = HeadlessChromium.signIn(status.toString(), ControlPlaneProfile.STATUS_TOKEN, png);
         assertTrue(dom.contains("id=\"tenants-table\""), "the page rendered after the sign-in's redirect: " + dom);
         List<String> order = tenantOrder(dom);
         int f = order.indexOf(failing);

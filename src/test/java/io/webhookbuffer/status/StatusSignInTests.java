@@ -22,6 +22,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
 import io.webhookbuffer.common.Hmac;
+import io.webhookbuffer.controlplane.ControlPlaneProfile;
 
 /**
  * Signing in to /status: the token goes in a POSTed form, never in the address (?token= is refused with a pointer to
@@ -29,19 +30,19 @@ import io.webhookbuffer.common.Hmac;
  * a cross-site sign-in is refused.
  */
 @QuarkusTest
-@TestProfile(StatusProfile.class)
+@TestProfile(ControlPlaneProfile.class)
 class StatusSignInTests {
 
     private static final Duration TTL = StatusSession.TTL;
 
     @Test
     void theTokenInTheAddressIsRefusedWithAPointerToTheForm() {
-        Response answer = given().redirects().follow(false).queryParam("token", StatusProfile.TOKEN).get("/status");
+        Response answer = given().redirects().follow(false).queryParam("token", ControlPlaneProfile.STATUS_TOKEN).get("/status");
         assertEquals(400, answer.statusCode(), answer.asString());
         assertNull(answer.header("Set-Cookie"), "no session from a token in the address");
         assertTrue(answer.asString().contains("/status/sign-in"), answer.asString());
-        given().redirects().follow(false).queryParam("token", StatusProfile.TOKEN)
-                .header("Authorization", "Bearer " + StatusProfile.TOKEN).get("/status").then().statusCode(400);
+        given().redirects().follow(false).queryParam("token", ControlPlaneProfile.STATUS_TOKEN)
+                .header("Authorization", "Bearer " + ControlPlaneProfile.STATUS_TOKEN).get("/status").then().statusCode(400);
     }
 
     @Test
@@ -52,7 +53,7 @@ class StatusSignInTests {
                 .body(containsString("name=\"token\"")).body(not(containsString("<script")))
                 .header("Content-Security-Policy", containsString("form-action 'self'"));
 
-        Response in = signIn(StatusProfile.TOKEN, Map.of());
+        Response in = signIn(ControlPlaneProfile.STATUS_TOKEN, Map.of());
         assertEquals(303, in.statusCode(), in.asString());
         assertEquals("/status", in.header("Location"), "back to the page, the token in no address");
         String setCookie = in.header("Set-Cookie");
@@ -61,7 +62,7 @@ class StatusSignInTests {
             assertTrue(setCookie.contains(attribute), attribute + " in " + setCookie);
         }
         String value = in.cookie(StatusResource.COOKIE);
-        assertFalse(value.contains(StatusProfile.TOKEN), "the cookie is not the token");
+        assertFalse(value.contains(ControlPlaneProfile.STATUS_TOKEN), "the cookie is not the token");
         long expiry = Long.parseLong(value.substring(0, value.indexOf('.')));
         long expected = Instant.now().plus(TTL).getEpochSecond();
         assertTrue(Math.abs(expiry - expected) < 60, "the cookie carries its expiry: " + value);
@@ -75,19 +76,19 @@ class StatusSignInTests {
 
     @Test
     void anExpiredTamperedOrUnsignedCookieIsRefused() {
-        StatusSession session = new StatusSession(StatusProfile.TOKEN, TTL);
+        StatusSession session = new StatusSession(ControlPlaneProfile.STATUS_TOKEN, TTL);
         Instant now = Instant.now();
         String valid = session.issue(now);
         String expired = session.issue(now.minus(TTL).minusSeconds(1));
         String mac = valid.substring(valid.indexOf('.') + 1);
         String laterExpiry = (now.plus(TTL).getEpochSecond() + 3600) + "." + mac;
-        String tooLong = new StatusSession(StatusProfile.TOKEN, Duration.ofDays(365)).issue(now);
+        String tooLong = new StatusSession(ControlPlaneProfile.STATUS_TOKEN, Duration.ofDays(365)).issue(now);
         String otherToken = new StatusSession("another-status-token-0123456789abc", TTL).issue(now);
         // The cookie before signed expiries: an HMAC of the token alone, the same value forever.
-        String withoutExpiry = HexFormat.of().formatHex(Hmac.hmacSha256(StatusProfile.TOKEN,
+        String withoutExpiry = HexFormat.of().formatHex(Hmac.hmacSha256(ControlPlaneProfile.STATUS_TOKEN,
                 "buffer-status-session".getBytes(StandardCharsets.UTF_8)));
         for (String cookie : new String[] { expired, laterExpiry, tooLong, otherToken, withoutExpiry,
-                StatusProfile.TOKEN }) {
+                ControlPlaneProfile.STATUS_TOKEN }) {
             given().cookie(StatusResource.COOKIE, cookie).get("/status").then().statusCode(401);
         }
         given().cookie(StatusResource.COOKIE, valid).get("/status").then().statusCode(200);
@@ -98,14 +99,14 @@ class StatusSignInTests {
         for (Map<String, String> headers : List.of(Map.of("Sec-Fetch-Site", "cross-site"),
                 Map.of("Sec-Fetch-Site", "same-site"), Map.of("Origin", "https://attacker.example"),
                 Map.of("Origin", "null"))) {
-            Response refused = signIn(StatusProfile.TOKEN, headers);
+            Response refused = signIn(ControlPlaneProfile.STATUS_TOKEN, headers);
             assertEquals(403, refused.statusCode(), headers + ": " + refused.asString());
             assertNull(refused.header("Set-Cookie"), headers.toString());
         }
         String self = RestAssured.baseURI + ":" + RestAssured.port; // the address the requests are sent to
-        assertEquals(303, signIn(StatusProfile.TOKEN, Map.of("Sec-Fetch-Site", "same-origin", "Origin", self))
+        assertEquals(303, signIn(ControlPlaneProfile.STATUS_TOKEN, Map.of("Sec-Fetch-Site", "same-origin", "Origin", self))
                 .statusCode());
-        assertEquals(303, signIn(StatusProfile.TOKEN, Map.of("Origin", self)).statusCode());
+        assertEquals(303, signIn(ControlPlaneProfile.STATUS_TOKEN, Map.of("Origin", self)).statusCode());
     }
 
     private static Response signIn(String token, Map<String, String> headers) {
