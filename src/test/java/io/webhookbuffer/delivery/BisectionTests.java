@@ -41,14 +41,13 @@ import io.webhookbuffer.testsupport.Signed;
  * <p>Item 3: every batch that carried an event to the origin counts in the {@code attempts} it carries, the halving
  * tries included. Item 8: any number of poison events (the origin answers 500 to any batch holding one) is each found
  * and set aside, every other event is delivered, in order, and none of them is dead-lettered, even with a short
- * {@code max-age} ({@link ShortBackoffProfile}: 20 s, which the old code's retries of whole batches reached well
- * within the test's patience).
+ * {@code max-age} ({@link OneSlotShortAgeProfile}: 8 s; the last poison is dead-lettered when it is that old).
  *
  * <p>Seen failing on 7fa9884: attempts 2 on an event the origin had seen in 5 batches; with two poisons, the events
  * behind the first one were retried whole until {@code max-age} and then dead-lettered with the second poison.
  */
 @QuarkusTest
-@TestProfile(ShortBackoffProfile.class)
+@TestProfile(OneSlotShortAgeProfile.class)
 class BisectionTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(40);

@@ -40,9 +40,7 @@ import io.webhookbuffer.testsupport.Signed;
  * the origin answer 500 (only for batches that hold it) is isolated and dead-lettered while its neighbours, before
  * and after it in the same tenant's queue, are delivered.
  *
- * <p>The outage lasts on the drainer's clock, its backoff waits skipped ({@link TestClock#skipWaits}). It is shorter
- * than the application's {@code max-age} ({@link ShortBackoffProfile}, shared with {@link BisectionTests}), the other
- * bound, which an outage of any length meets and this test is not about.
+ * <p>The outage lasts on the drainer's clock, its backoff waits skipped ({@link TestClock#skipWaits}).
  *
  * <p>63fcc2b: both fail. Every failed batch counts an attempt on each of its events, so the outage dead-letters the
  * whole backlog after {@code max-attempts}, and the 500-poison takes its batch with it (issue 14 part 1).

@@ -4,24 +4,24 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Delivery against the fake origin with backoff in tens of milliseconds, few attempts and a short {@code max-age}:
- * the application of {@link BisectionTests} and {@link CompressedOutageTests} (issue 42 item 5: one Quarkus build and
- * boot for both). Each setting serves both:
+ * The application of {@link CompressedOutageTests} and {@link SlowLaneTests} (issue 42 item 5: one Quarkus build and
+ * boot for both). Delivery against the fake origin with:
  * <ul>
- * <li>backoff 20 ms doubling to {@value #BACKOFF_CAP_MILLIS} ms: the outage lasts twenty times
- * {@code max-attempts × backoff-cap}, and the bisection halves one step per backoff;
- * <li>{@value #MAX_ATTEMPTS} attempts: only an event that failed alone while the origin accepted another batch counts
- * one, which a poison does and a good event (accepted alone) never does;
- * <li>{@code max-age} {@value #MAX_AGE_MILLIS} ms: short beside the default 72 h, so the bisection must set the
- * poisons aside before the good events behind them age out, and longer than the compressed outage (6 s on the
- * drainer's clock, which stays that far ahead for the tests that follow) plus the real time of either test.
+ * <li>backoff 20 ms doubling to {@value #BACKOFF_CAP_MILLIS} ms and {@value #MAX_ATTEMPTS} attempts, for the
+ * compressed outage, which lasts twenty times {@code max-attempts × backoff-cap};
+ * <li>a request timeout of {@value #REQUEST_TIMEOUT_MILLIS} ms, long enough for an origin that answers after seconds,
+ * so the slow threshold (a tenth of the timeout) is 800 ms, far below the slow lane's tarpits' 6 s; and a lease of
+ * 12 s, longer than a tarpit's answer.
  * </ul>
+ * The tarpits answer 200, so the backoff and the attempts never come into the slow lane's test; the compressed
+ * outage's origin refuses connections or answers at once, so the timeout never comes into it, and neither test loses
+ * a lease.
  */
 public class ShortBackoffProfile extends DeliveryProfile {
 
     public static final long BACKOFF_CAP_MILLIS = 100;
     public static final int MAX_ATTEMPTS = 3;
-    public static final long MAX_AGE_MILLIS = 20_000;
+    public static final long REQUEST_TIMEOUT_MILLIS = 8_000;
 
     @Override
     public Map<String, String> getConfigOverrides() {
@@ -29,7 +29,8 @@ public class ShortBackoffProfile extends DeliveryProfile {
         config.put("buffer.delivery.backoff-base", "20ms");
         config.put("buffer.delivery.backoff-cap", BACKOFF_CAP_MILLIS + "ms");
         config.put("buffer.delivery.max-attempts", Integer.toString(MAX_ATTEMPTS));
-        config.put("buffer.delivery.max-age", MAX_AGE_MILLIS + "ms");
+        config.put("buffer.delivery.request-timeout", REQUEST_TIMEOUT_MILLIS + "ms");
+        config.put("buffer.delivery.lease-ttl", "12s");
         return config;
     }
 }

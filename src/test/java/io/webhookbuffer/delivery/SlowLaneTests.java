@@ -29,7 +29,7 @@ import io.webhookbuffer.testsupport.InjectFakeOrigin;
  * healthy tenant's event must still reach the origin before any tarpit has answered. Asserts order and counts only.
  */
 @QuarkusTest
-@TestProfile(SlowLaneProfile.class)
+@TestProfile(ShortBackoffProfile.class)
 class SlowLaneTests {
 
     private static final long TARPIT_MILLIS = 6_000;

@@ -26,11 +26,11 @@ import io.webhookbuffer.testsupport.InjectFakeOrigin;
  * as its budget allows (16 per delivery slot; one slot here) and refills as they finish, until every tenant is drained.
  */
 @QuarkusTest
-@TestProfile(SweepBudgetProfile.class)
+@TestProfile(OneSlotShortAgeProfile.class)
 class SweepBudgetTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
-    private static final int TENANTS = 3 * SweepBudgetProfile.SWEEP_BATCH;
+    private static final int TENANTS = 3 * OneSlotShortAgeProfile.SWEEP_BATCH;
     private static final int EVENTS_EACH = 4;
 
     @InjectFakeOrigin
@@ -60,7 +60,7 @@ class SweepBudgetTests {
             mostActive.accumulateAndGet(drainer.activeDrains(), Math::max);
             return tenants.stream().allMatch(t -> origin.providerIds(t).size() == EVENTS_EACH && Db.queued(pool, t) == 0);
         });
-        assertTrue(mostActive.get() <= SweepBudgetProfile.SWEEP_BATCH,
-                "at most " + SweepBudgetProfile.SWEEP_BATCH + " drains at once, saw " + mostActive.get());
+        assertTrue(mostActive.get() <= OneSlotShortAgeProfile.SWEEP_BATCH,
+                "at most " + OneSlotShortAgeProfile.SWEEP_BATCH + " drains at once, saw " + mostActive.get());
     }
 }
