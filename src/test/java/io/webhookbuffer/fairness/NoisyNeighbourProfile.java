@@ -7,8 +7,13 @@ import io.webhookbuffer.delivery.DeliveryProfile;
 
 /**
  * Delivery on against a fake origin ({@link DeliveryProfile}: three delivery slots, 2 s request timeout), with the
- * edge's budgets shrunk so that one attacker on a test machine can reach them: 400 KiB of bodies in flight (a body
- * ceiling of 200 KiB), a 2 s body deadline.
+ * edge's budgets and deadlines shrunk so that one attacker (NoisyNeighbourTests) or one slow sender (SlowSendersTests,
+ * InFlightSharesTests: one app for the three) on a test machine can reach them: 400 KiB of bodies in flight (a body
+ * ceiling of 200 KiB; a tenant's share, half of the budget, must hold the largest body), the idle timeout 3 s, the
+ * head deadline 1 s and the body deadline 2 s (below the idle timeout, so a head or body dribbled faster than that
+ * meets its deadline, not the idle timeout). The noisy neighbour's requests send their heads at once and are answered
+ * in milliseconds, far inside the shorter deadlines; delivery is what it checks, and the slow senders' tests count
+ * what was stored by its dedupe rows, which delivery leaves.
  */
 public class NoisyNeighbourProfile extends DeliveryProfile {
 
@@ -21,6 +26,8 @@ public class NoisyNeighbourProfile extends DeliveryProfile {
         overrides.put("quarkus.http.limits.max-body-size", "200K");
         overrides.put("buffer.ingress.max-body-bytes", "102400");
         overrides.put("buffer.ingress.body-timeout", "2s");
+        overrides.put("buffer.ingress.head-timeout", "1s");
+        overrides.put("quarkus.http.idle-timeout", "3s");
         return overrides;
     }
 }

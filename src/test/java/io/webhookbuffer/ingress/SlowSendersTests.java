@@ -25,6 +25,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.webhookbuffer.fairness.NoisyNeighbourProfile;
 import io.webhookbuffer.testsupport.Db;
 import io.webhookbuffer.testsupport.RawHttp;
 import io.webhookbuffer.testsupport.RawHttp.Answer;
@@ -34,10 +35,10 @@ import io.webhookbuffer.testsupport.TestTenants;
 
 /**
  * Senders that are slow, or many at once: the head deadline, the idle timeout, the body deadline and the replica's
- * budget for bodies in flight ({@link SlowSendersProfile} shrinks them), each seen from a raw socket.
+ * budget for bodies in flight ({@link NoisyNeighbourProfile} shrinks them), each seen from a raw socket.
  */
 @QuarkusTest
-@TestProfile(SlowSendersProfile.class)
+@TestProfile(NoisyNeighbourProfile.class)
 class SlowSendersTests {
 
     private static final String SECRET = TestTenants.DEFAULT_SECRET;
@@ -92,7 +93,7 @@ class SlowSendersTests {
         } finally {
             dribble.shutdownNow();
         }
-        assertEquals(1, Db.queued(pool, t));
+        assertEquals(1, Db.dedupeRows(pool, t));
     }
 
     @Test
@@ -114,7 +115,7 @@ class SlowSendersTests {
             dribble.shutdownNow();
         }
         assertEquals(1, Scrape.now().count(REFUSALS, "reason", "request_timeout") - before, "counted once");
-        assertEquals(0, Db.queued(pool, t));
+        assertEquals(0, Db.dedupeRows(pool, t));
     }
 
     @Test
@@ -161,8 +162,8 @@ class SlowSendersTests {
                     "Content-Length: " + next.length)).send(next);
             assertEquals(202, after.answer(Duration.ofSeconds(5)).status(), "the budget was given back");
         }
-        assertEquals(2, Db.queued(pool, t));
-        assertEquals(1, Db.queued(pool, other));
+        assertEquals(2, Db.dedupeRows(pool, t));
+        assertEquals(1, Db.dedupeRows(pool, other));
     }
 
     /**
