@@ -3,26 +3,20 @@ package io.webhookbuffer.controlplane;
 import static io.webhookbuffer.testsupport.TestTenants.tenant;
 import static org.hamcrest.Matchers.equalTo;
 
-import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.webhookbuffer.ingress.ConnectionCapProfile;
 import io.webhookbuffer.testsupport.Signed;
 
-/** Fail closed: with no control secret configured, every command is refused, however it is signed. */
+/**
+ * Fail closed: with no control secret configured, every command is refused, however it is signed. The app has no
+ * control secret ({@link ConnectionCapProfile}, shared with ConnectionCapTests, whose cap is on the webhook port only).
+ */
 @QuarkusTest
-@TestProfile(UnconfiguredControlTests.NoControlSecret.class)
+@TestProfile(ConnectionCapProfile.class)
 class UnconfiguredControlTests {
-
-    public static class NoControlSecret implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("buffer.control.secret", "");
-        }
-    }
 
     @Test
     void everyCommandIsRefusedAsNotConfigured() {
