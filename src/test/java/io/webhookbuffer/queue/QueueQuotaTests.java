@@ -18,6 +18,7 @@ import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.webhookbuffer.metrics.MetricNames;
+import io.webhookbuffer.secrets.OwnDatabaseProfile;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.Scrape;
@@ -31,7 +32,7 @@ import io.webhookbuffer.testsupport.TestTenants;
  * and once its backlog is gone it is accepted again. Delivery is off in tests, so what is accepted stays queued.
  */
 @QuarkusTest
-@TestProfile(QueueQuotaProfile.class)
+@TestProfile(OwnDatabaseProfile.class)
 class QueueQuotaTests {
 
     private static final int BODY = 1024;
@@ -49,14 +50,14 @@ class QueueQuotaTests {
     void aTenantAtItsQuotaIsRefusedOthersAreNotAndItIsAcceptedAgainOnceDrained() {
         String full = tenant().provision(); // the default quota: 4 bodies of 1 KiB
         String other = tenant().provision();
-        for (int i = 0; i < QueueQuotaProfile.DEFAULT_QUOTA / BODY; i++) {
+        for (int i = 0; i < OwnDatabaseProfile.DEFAULT_QUOTA / BODY; i++) {
             Events.accept(full, "e" + i, body("e" + i));
         }
         String ingest = MetricNames.INGEST.prometheus();
         double refused = Scrape.now().count(ingest, "outcome", "queue_quota");
         assertRefused(send(full, "e-over"), "e-over");
         assertEquals(1, Scrape.now().count(ingest, "outcome", "queue_quota") - refused, "counted as queue_quota");
-        assertEquals(QueueQuotaProfile.DEFAULT_QUOTA, queuedBytes(full), "nothing queued was removed or added");
+        assertEquals(OwnDatabaseProfile.DEFAULT_QUOTA, queuedBytes(full), "nothing queued was removed or added");
         send(full, "e0").then().statusCode(200).body("status", equalTo("deduplicated")); // already stored: no room taken
 
         for (int i = 0; i < 3; i++) {
@@ -113,12 +114,12 @@ class QueueQuotaTests {
         String ratio = MetricNames.STORAGE_USED.prometheus();
         snapshots.refresh().await().indefinitely();
         double before = Scrape.now().count(ratio);
-        insert(largest, (int) (QueueQuotaProfile.STORAGE / mib), mib); // the guard's whole capacity on its own
+        insert(largest, (int) (OwnDatabaseProfile.STORAGE / mib), mib); // the guard's whole capacity on its own
         insert(medium, 2, mib);
         snapshots.refresh().await().indefinitely();
         double used = Scrape.now().count(ratio);
         assertTrue(used > 1, "the gauge says the guard is past: " + used);
-        assertEquals((QueueQuotaProfile.STORAGE + 2.0 * mib) / QueueQuotaProfile.STORAGE, used - before, 1e-3,
+        assertEquals((OwnDatabaseProfile.STORAGE + 2.0 * mib) / OwnDatabaseProfile.STORAGE, used - before, 1e-3,
                 "buffer_queue_storage_used_ratio grew by the 66 MiB inserted over 64 MiB");
 
         assertRefused(send(largest, "l-over"), "l-over");

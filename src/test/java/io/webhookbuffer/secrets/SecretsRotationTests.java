@@ -36,12 +36,12 @@ import io.webhookbuffer.testsupport.Signed;
  * the old one can be removed. A row under a key that is not listed at all is reported, and the pass goes past it.
  */
 @QuarkusTest
-@TestProfile(RotationProfile.class)
+@TestProfile(OwnDatabaseProfile.class)
 class SecretsRotationTests {
 
     /** What the old replicas (the old key active) sealed. */
-    private static final SecretCipher OLD_CIPHER = cipher("old", RotationProfile.OLD, RotationProfile.NEW);
-    private static final SecretCipher NEW_ONLY = cipher(null, RotationProfile.NEW);
+    private static final SecretCipher OLD_CIPHER = cipher("old", OwnDatabaseProfile.OLD, OwnDatabaseProfile.NEW);
+    private static final SecretCipher NEW_ONLY = cipher(null, OwnDatabaseProfile.NEW);
 
     @Inject
     Pool pool;
