@@ -1,9 +1,12 @@
 package io.webhookbuffer.fairness;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.webhookbuffer.delivery.DeliveryProfile;
+import io.webhookbuffer.testsupport.FakeOriginResource;
+import io.webhookbuffer.testsupport.OtlpReceiverResource;
 
 /**
  * Delivery on against a fake origin ({@link DeliveryProfile}: three delivery slots, 2 s request timeout), with the
@@ -14,6 +17,11 @@ import io.webhookbuffer.delivery.DeliveryProfile;
  * meets its deadline, not the idle timeout). The noisy neighbour's requests send their heads at once and are answered
  * in milliseconds, far inside the shorter deadlines; delivery is what it checks, and the slow senders' tests count
  * what was stored by its dedupe rows, which delivery leaves.
+ * <p>
+ * Tracing is on here, and in no other test application: the trace exporter points at a real OTLP/HTTP receiver
+ * ({@link OtlpReceiverResource}), which alone turns it on, for TracingTests, which runs after the others (its name
+ * sorts last) and reads only the spans of the tenants it provisions; the others' verified events add spans to the
+ * export, forged and unknown-tenant requests none.
  */
 public class NoisyNeighbourProfile extends DeliveryProfile {
 
@@ -29,5 +37,10 @@ public class NoisyNeighbourProfile extends DeliveryProfile {
         overrides.put("buffer.ingress.head-timeout", "1s");
         overrides.put("quarkus.http.idle-timeout", "3s");
         return overrides;
+    }
+
+    @Override
+    public List<TestResourceEntry> testResources() {
+        return List.of(new TestResourceEntry(FakeOriginResource.class), new TestResourceEntry(OtlpReceiverResource.class));
     }
 }

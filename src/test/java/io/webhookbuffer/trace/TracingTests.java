@@ -26,6 +26,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opentelemetry.proto.trace.v1.Span.SpanKind;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.webhookbuffer.fairness.NoisyNeighbourProfile;
 import io.webhookbuffer.metrics.MetricNames;
 import io.webhookbuffer.testsupport.Events;
 import io.webhookbuffer.testsupport.FakeOrigin;
@@ -44,7 +45,7 @@ import io.webhookbuffer.testsupport.TestTenants;
  * sender's context used only when its tenant trusts it, the ids in the JSON log, and no secret or body in any span.
  */
 @QuarkusTest
-@TestProfile(TracingProfile.class)
+@TestProfile(NoisyNeighbourProfile.class)
 class TracingTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(20);
