@@ -13,6 +13,7 @@ import java.time.ZoneOffset;
 
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -58,6 +59,11 @@ class UsageReportTests {
 
     @Inject
     Pool pool;
+
+    @BeforeEach
+    void noUsageOfEarlierTests() {
+        Db.removeUsage(pool); // else each report() here pushes every earlier test's tenant too
+    }
 
     @Test
     void snapshotCountsEveryAnswerAndIsIdenticalWhenPushedTwice() {

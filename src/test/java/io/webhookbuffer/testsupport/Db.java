@@ -65,6 +65,16 @@ public final class Db {
         }
     }
 
+    /**
+     * Removes every tenant's counted usage ({@code usage_buckets}), for a test about to run the usage report: a run
+     * pushes a snapshot for each tenant with usage in the database, and in {@code mvn verify} the test JVM's earlier
+     * classes leave one for every tenant they sent anything to (each application flushes its counts when it stops),
+     * thousands, each pushed at every report. The tests read only their own tenants' snapshots.
+     */
+    public static void removeUsage(Pool pool) {
+        pool.query("DELETE FROM usage_buckets").execute().await().indefinitely();
+    }
+
     private static long count(Pool pool, String sql, String tenantId) {
         return pool.preparedQuery(sql).execute(Tuple.of(tenantId)).await().indefinitely().iterator().next().getLong(0);
     }
