@@ -59,7 +59,8 @@ case "$scenario" in
   burst)         tenants=10;     connections=64; duplicates=0.05; d=30; w=5;  c=10; rate=1500; burst=10;;
   cold-start)    tenants=1000;   connections=64; duplicates=0;    d=20; w=5;  c=10; rate=2000; prime=true;;
   smoke)         tenants=3;      connections=4;  duplicates=0.05; d=3;  w=0;  c=1;  rate=100;
-                 buffer_env=(BUFFER_WARMUP_MAX_DURATION=2s);; # CI runs it: the whole path, a short rehearsal
+                 # CI runs it: the whole path, a short rehearsal, and no shutdown delay at its two stops (5 s each)
+                 buffer_env=(BUFFER_WARMUP_MAX_DURATION=2s QUARKUS_SHUTDOWN_DELAY=0s);;
   *) echo "unknown scenario $scenario" >&2; usage;;
 esac
 duration=${duration:-$d}; warmup=${warmup:-$w}; ceiling_seconds=${ceiling_seconds:-$c}

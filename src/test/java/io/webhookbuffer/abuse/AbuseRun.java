@@ -83,6 +83,8 @@ final class AbuseRun implements AutoCloseable {
     void start() throws Exception {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("BUFFER_DELIVERY_ENABLED", "false");
+        env.put("BUFFER_WARMUP_MAX_DURATION", settings.serviceWarmup.toSeconds() + "s");
+        env.put("QUARKUS_SHUTDOWN_DELAY", settings.serviceShutdownDelay.toSeconds() + "s");
         service = ServiceProcess.start("abuse/service-" + runId, ServiceProcess.freePort(), env, settings.serviceJvm());
         service.awaitReady();
         long pid = service.process().pid();

@@ -81,6 +81,17 @@ final class AbuseSettings {
      */
     final String attackerPolicy;
     /**
+     * The service's warm-up before readiness ({@code buffer.warmup.max-duration}): CI 2 s, as the other packaged-service
+     * tests' short warm-up (the CI size asserts no latency, so a rehearsal of the full 20 s bought it nothing and cost
+     * each run 18 s); full and uploads 20 s, the default, as in production, whose p99 the bound compares.
+     */
+    final Duration serviceWarmup;
+    /**
+     * The service's {@code quarkus.shutdown.delay} when the run stops it (after every check of the process): CI 0 s,
+     * full and uploads 5 s, the default.
+     */
+    final Duration serviceShutdownDelay;
+    /**
      * JVM options added after {@link #IMAGE_JVM} for the service (space-separated; empty by default): a profile of a
      * run, e.g. {@code -XX:StartFlightRecording=filename=/tmp/service.jfr,settings=profile} (not under target/abuse,
      * which a run empties first).
@@ -110,6 +121,8 @@ final class AbuseSettings {
         p99Factor = Double.parseDouble(text("p99-factor", pick("0", "5", "2")));
         onset = Duration.ofSeconds(integer("onset", 15, 15));
         settledP99Factor = Double.parseDouble(text("settled-p99-factor", pick("0", "2", "0")));
+        serviceWarmup = Duration.ofSeconds(integer("service-warmup", 2, 20));
+        serviceShutdownDelay = Duration.ofSeconds(integer("service-shutdown-delay", 0, 5));
         attackerNice = integer("attacker-nice", 19, 19);
         attackerCpus = text("attacker-cpus", "").strip();
         attackerPolicy = choice("attacker-policy", "normal", List.of("normal", "idle"));
@@ -130,12 +143,14 @@ final class AbuseSettings {
         return String.format(Locale.ROOT, "mode %s; legitimate sender %d signed requests/s (alone %d s first, the first"
                 + " %d s of them left out of the quiet p99); %,d hostile requests at up to %d/s over %d connections at a"
                 + " time (one in %d to an unknown tenant, 0: none; the rest of the catalogue's kinds: %s); %d slow"
-                + " connections held %d s; %d x %d connections pushing %,d-byte bodies (to %s); JVM %s; the legitimate"
-                + " sender in its own process, the hostile clients' JVM at nice %d%s%s%s",
+                + " connections held %d s; %d x %d connections pushing %,d-byte bodies (to %s); JVM %s; service warm-up"
+                + " %d s, shutdown delay %d s; the legitimate sender in its own process, the hostile clients' JVM at nice"
+                + " %d%s%s%s",
                 mode, legitRate, quietSettle.toSeconds() + quiet.toSeconds(), quietSettle.toSeconds(), hostile,
                 hostileRate, hostileConcurrency, hostileUnknownEvery,
                 hostileGroups.isEmpty() ? "all" : String.join(", ", hostileGroups), slow, slowHold.toSeconds(),
-                bigRounds, big, bigBytes, String.join(", ", bigTargets), String.join(" ", serviceJvm()), attackerNice,
+                bigRounds, big, bigBytes, String.join(", ", bigTargets), String.join(" ", serviceJvm()),
+                serviceWarmup.toSeconds(), serviceShutdownDelay.toSeconds(), attackerNice,
                 attackerPolicy.equals("idle") ? " under SCHED_IDLE" : "",
                 attackerCpus.isEmpty() ? "" : " on CPUs " + attackerCpus,
                 prewarmRounds == 0 ? "" : String.format(Locale.ROOT, "; %d round(s) of the uploads before the quiet"

@@ -31,6 +31,14 @@ import io.webhookbuffer.local.LocalServersConfigSourceFactory;
 public final class ServiceProcess implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /**
+     * The replicas' JVM options: a small heap, and the C1 compiler alone ({@code -XX:TieredStopAtLevel=1}). A replica of
+     * these tests lives a minute or two at a few hundred requests a second, so C2's compiling is cost without return:
+     * on the shared 2-core machine (load average 14-20, 2026-12-07) a start to readiness (1 s warm-up) took 8-10 s and
+     * 4-5.5 s of CPU with C1 alone against 15-23 s and 7-10 s of CPU with both compilers. No test of a replica's speed
+     * uses them: the abuse suite runs the image's options, the benchmark its own.
+     */
+    public static final List<String> TEST_JVM = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1");
     private final Process process;
     private final int port;
     private final int managementPort;
@@ -63,10 +71,10 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts a replica on {@code port} (a restart where the last one listened); output to target/{name}.log. */
     public static ServiceProcess start(String name, int port, Map<String, String> extraEnv) throws IOException {
-        return start(name, port, extraEnv, List.of("-Xmx256m"));
+        return start(name, port, extraEnv, TEST_JVM);
     }
 
-    /** Starts a replica with these JVM options instead of the default {@code -Xmx256m} (the abuse suite: the image's). */
+    /** Starts a replica with these JVM options instead of {@link #TEST_JVM} (the abuse suite: the image's). */
     public static ServiceProcess start(String name, int port, Map<String, String> extraEnv, List<String> jvmOptions)
             throws IOException {
         LocalServers.Endpoint pg = postgres();

@@ -261,7 +261,7 @@ final class TortureRun implements AutoCloseable {
     /** Starts an incarnation of the service (on {@code port}, or a free one for the first) and waits until ready. */
     private void startService(int port) throws IOException, InterruptedException {
         String name = "torture/service-" + runId + "-" + (logs.size() + 1);
-        service = port == 0 ? ServiceProcess.start(name, env) : ServiceProcess.start(name, port, env);
+        service = ServiceProcess.start(name, port == 0 ? ServiceProcess.freePort() : port, env, settings.serviceJvm);
         logs.add(Path.of("target", name + ".log"));
         URI ready = URI.create("http://127.0.0.1:" + service.port() + "/q/health/ready");
         long deadline = System.currentTimeMillis() + 180_000; // as ServiceProcess.awaitReady: a loaded machine's start

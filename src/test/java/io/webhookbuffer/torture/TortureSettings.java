@@ -2,11 +2,14 @@ package io.webhookbuffer.torture;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.webhookbuffer.testsupport.ServiceProcess;
 
 /**
  * The torture suite's knobs. Each is the system property {@code torture.<name>} or the environment variable
@@ -51,6 +54,11 @@ final class TortureSettings {
     /** The service's {@code quarkus.shutdown.delay} at both SIGTERMs: CI 1 s (it serves through it either way). */
     final Duration shutdownDelay;
     /**
+     * The service's JVM options: CI, the packaged-service tests' ({@code ServiceProcess.TEST_JVM}: C1 alone, which
+     * halves a start on the shared machine, and the run is short and light); full, a small heap and both compilers.
+     */
+    final List<String> serviceJvm;
+    /**
      * Full run: the throwaway cluster the service runs on (bench/torture.sh makes it); empty: a database of its own on
      * the test PostgreSQL, {@code <test database>_torture}.
      */
@@ -80,8 +88,10 @@ final class TortureSettings {
         requestTimeout = duration("request-timeout", "1s", "1s");
         leaseTtl = duration("lease-ttl", "3s", "3s");
         recoveryBound = duration("recovery-bound", "2s", "2s");
-        serviceWarmup = duration("service-warmup", "3s", "20s");
+        serviceWarmup = duration("service-warmup", "2s", "20s");
         shutdownDelay = duration("shutdown-delay", "1s", "5s");
+        String jvm = text("service-jvm", full ? "-Xmx256m" : String.join(" ", ServiceProcess.TEST_JVM)).strip();
+        serviceJvm = List.of(jvm.split("\\s+"));
         String port = text("pg.port", "");
         pgPort = port.isBlank() ? Optional.empty() : Optional.of(Integer.parseInt(port.strip()));
         pgDatabase = text("pg.database", "webhook_buffer_torture");
@@ -127,7 +137,7 @@ final class TortureSettings {
                 + "; Redis cut " + seconds(redisOutage) + "; origin refusing " + seconds(originRefusing)
                 + " then 503 " + seconds(originUnavailable) + "; slow origin " + seconds(slowOrigin));
         d.put("service", "warm-up up to " + seconds(serviceWarmup) + " + settle up to half of it"
-                + " at each start, shutdown delay " + seconds(shutdownDelay));
+                + " at each start, shutdown delay " + seconds(shutdownDelay) + ", JVM " + String.join(" ", serviceJvm));
         d.put("delivery", "backoff " + millis(backoffBase) + " doubling to " + millis(backoffCap) + ", max-attempts "
                 + maxAttempts + ", breaker delay " + millis(backoffCap) + ", request-timeout " + millis(requestTimeout)
                 + ", lease-ttl " + millis(leaseTtl) + "; origin outage = "
