@@ -34,10 +34,18 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
     /** Where local mode keeps what it makes for itself: the embedded PostgreSQL's data, the secrets key file. */
     public static final String DATA_DIR = ".webhook-buffer-data";
     /**
-     * The test database; {@code BUFFER_TEST_DATABASE} names another, so two checkouts can run their tests at once on
-     * one PostgreSQL without sharing tables.
+     * The half of the application tests this JVM runs (system property {@code buffer.test.half}, set by Surefire's
+     * {@code app-halves} execution in {@code pom.xml}: 1, 2), or empty elsewhere. The halves run at once, so each has
+     * its own database and its own Redis database (its number).
      */
-    public static final String TEST_DATABASE = testDatabase();
+    public static final String TEST_HALF = System.getProperty("buffer.test.half", "").strip();
+    /**
+     * The test database; {@code BUFFER_TEST_DATABASE} names another, so two checkouts can run their tests at once on
+     * one PostgreSQL without sharing tables; a half adds {@code _half<n>} to it.
+     */
+    public static final String TEST_DATABASE = testDatabase() + (TEST_HALF.isEmpty() ? "" : "_half" + TEST_HALF);
+    /** The tests' Redis database, as the path of a Redis URL: {@code /<half>} in a half, else empty (database 0). */
+    public static final String TEST_REDIS_DATABASE = TEST_HALF.isEmpty() ? "" : "/" + TEST_HALF;
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
@@ -59,7 +67,7 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
         }
         if (isUnset(context.getValue("quarkus.redis.hosts"))) {
             LocalServers.Endpoint redis = LocalServers.redis(test);
-            props.put("quarkus.redis.hosts", "redis://" + redis.host() + ":" + redis.port());
+            props.put("quarkus.redis.hosts", "redis://" + redis.host() + ":" + redis.port() + redisDatabase(test));
         }
         secretsKey(context, props);
         return List.of(new PropertiesConfigSource(props, "webhook-buffer local servers", ORDINAL));
@@ -71,6 +79,11 @@ public class LocalServersConfigSourceFactory implements ConfigSourceFactory {
             Path dataDir = Path.of(valueOr(context.getValue("buffer.local.data-dir"), DATA_DIR));
             props.put("buffer.secrets.keys", LocalSecretsKey.loadOrCreate(dataDir.resolve(LocalSecretsKey.FILE_NAME)));
         }
+    }
+
+    /** A half of the tests has its own Redis database; local mode and the other tests use database 0. */
+    private static String redisDatabase(boolean test) {
+        return test ? TEST_REDIS_DATABASE : "";
     }
 
     private static String testDatabase() {

@@ -22,6 +22,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.webhookbuffer.testsupport.EventKeys;
 import io.webhookbuffer.testsupport.Signed;
+import io.webhookbuffer.testsupport.CapturedLog;
 
 /**
  * Secrets are write-only: after provisioning, rotating, verifying good and bad signatures and refusing bad commands,
@@ -30,7 +31,7 @@ import io.webhookbuffer.testsupport.Signed;
 @QuarkusTest
 class SecretHygieneTests {
 
-    private static final Path LOG = Path.of("target/webhook-buffer-test.log");
+    private static final Path LOG = CapturedLog.FILE;
 
     @Test
     void noSecretInAnyResponseOrLogLine() throws IOException {

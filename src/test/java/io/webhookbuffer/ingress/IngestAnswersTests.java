@@ -39,6 +39,7 @@ import io.webhookbuffer.testsupport.SignatureVectors;
 import io.webhookbuffer.testsupport.SignatureVectors.Vector;
 import io.webhookbuffer.testsupport.TcpProxy;
 import io.webhookbuffer.testsupport.TestTenants;
+import io.webhookbuffer.testsupport.CapturedLog;
 
 /**
  * The ingest answers as a sender sees them on the wire, written out literally: the status line, every header line in
@@ -52,7 +53,7 @@ import io.webhookbuffer.testsupport.TestTenants;
 class IngestAnswersTests {
 
     private static final Duration WITHIN = Duration.ofSeconds(10);
-    private static final Path LOG = Path.of("target/webhook-buffer-test.log");
+    private static final Path LOG = CapturedLog.FILE;
     private static final Pattern GENERATED_ID = Pattern.compile("[0-9a-z]+-[0-9a-z]+");
     private static final String JSON = "application/json";
     private static final String JSON_UTF8 = "application/json;charset=UTF-8";

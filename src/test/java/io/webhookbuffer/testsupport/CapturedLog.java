@@ -1,5 +1,6 @@
 package io.webhookbuffer.testsupport;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,6 +19,12 @@ import org.jboss.logmanager.ExtLogRecord;
  * enable that level for them), each with the thread that logged it.
  */
 public final class CapturedLog implements AutoCloseable {
+
+    /**
+     * The test application's JSON log file ({@code %test.quarkus.log.file.path}; each half of the application tests sets
+     * its own, as the halves run at once).
+     */
+    public static final Path FILE = Path.of(System.getProperty("quarkus.log.file.path", "target/webhook-buffer-test.log"));
 
     /** One record: its logger, the thread that logged it, and its message as formatted. */
     public record Entry(String logger, String thread, String message) {

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.webhookbuffer.local.LocalServers;
+import io.webhookbuffer.local.LocalServersConfigSourceFactory;
 
 /** Routes the app's Redis connections through a {@link TcpProxy} the test can cut ({@link InjectRedisProxy}). */
 public class RedisProxyResource implements QuarkusTestResourceLifecycleManager {
@@ -20,7 +21,8 @@ public class RedisProxyResource implements QuarkusTestResourceLifecycleManager {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return Map.of("quarkus.redis.hosts", "redis://127.0.0.1:" + proxy.port());
+        return Map.of("quarkus.redis.hosts", "redis://127.0.0.1:" + proxy.port()
+                + LocalServersConfigSourceFactory.TEST_REDIS_DATABASE);
     }
 
     @Override

@@ -38,6 +38,7 @@ import io.webhookbuffer.testsupport.OtlpReceiver.Received;
 import io.webhookbuffer.testsupport.Scrape;
 import io.webhookbuffer.testsupport.Signed;
 import io.webhookbuffer.testsupport.TestTenants;
+import io.webhookbuffer.testsupport.CapturedLog;
 
 /**
  * One event's trace, from the real app to a real OTLP/HTTP receiver and a real origin (docs/operations.md "Tracing"):
@@ -49,7 +50,7 @@ import io.webhookbuffer.testsupport.TestTenants;
 class TracingTests {
 
     private static final Duration PATIENCE = Duration.ofSeconds(20);
-    private static final Path LOG = Path.of("target/webhook-buffer-test.log");
+    private static final Path LOG = CapturedLog.FILE;
     /** A sender's context: sampled, with ids no span of ours has. */
     private static final String SENDER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static final String SENDER_SPAN = "00f067aa0ba902b7";
