@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -186,6 +189,26 @@ class ArchitectureTests {
                         .and(JavaClass.Predicates.resideOutsideOfPackages("io.webhookbuffer.egress..",
                                 "io.webhookbuffer.common..")))
                 .check(MAIN);
+    }
+
+    /**
+     * One clock (issue 42): the service reads wall time only through {@code common.BufferClock}, so a test moves it and
+     * nothing else does. The exceptions share the reading with another process and say so in BufferClock's Javadoc:
+     * replicas' heartbeats in Redis ({@code SharedWindows}) and {@code bufferctl}'s signatures ({@code cli}); and
+     * {@code SignatureVerifier}'s convenience overload, which the service never calls (it passes the receive time).
+     */
+    @Test
+    void theServiceReadsWallTimeThroughItsOneClock() {
+        noClasses().that().resideInAPackage("io.webhookbuffer..")
+                .and().doNotHaveFullyQualifiedName("io.webhookbuffer.common.BufferClock")
+                .and().doNotHaveFullyQualifiedName("io.webhookbuffer.ratelimit.shared.SharedWindows")
+                .and().doNotHaveFullyQualifiedName("io.webhookbuffer.verify.SignatureVerifier")
+                .and().resideOutsideOfPackage("io.webhookbuffer.cli..")
+                .should().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethod(Instant.class, "now")
+                .orShould().callMethod(OffsetDateTime.class, "now")
+                .orShould().callMethod(Clock.class, "systemUTC")
+                .check(SERVICE);
     }
 
     /**

@@ -11,8 +11,12 @@ import io.vertx.core.Vertx;
  * time (signed provider timestamps are checked against it, and it is stamped on the event), rows' due times, the
  * status page's "backing off until". A monotonic reading for durations and rate windows (a step of the wall clock
  * must not open or close a window). Vert.x timers for delivery's waits. A bean so that a test moves time forward or
- * replays a provider's recorded request at its own time instead of waiting (testsupport's TestClock). Not on it:
- * leases expire on PostgreSQL's clock, and a drain step's own time-out and the breakers' delay run on real time.
+ * replays a provider's recorded request at its own time instead of waiting (testsupport's TestClock). Every wall-time
+ * reading of the service's own code is this one: commands' and pushes' signed timestamps, the origin batch's
+ * signature, refusals' times, the status page's sessions, the handshake window, the backlog snapshot's time. Not on
+ * it, each because another process shares the reading: leases expire on PostgreSQL's clock, replicas' heartbeats in
+ * Redis (ratelimit.shared.SharedWindows) are compared by the other replicas, {@code bufferctl} signs on its own
+ * machine's clock; and a drain step's own time-out and the breakers' delay run on real time.
  */
 @Singleton
 public class BufferClock {

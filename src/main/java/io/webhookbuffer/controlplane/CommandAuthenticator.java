@@ -13,6 +13,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.controlplane.CommandSignature.Direction;
 import io.webhookbuffer.controlplane.CommandSignature.SignedRequest;
 
@@ -46,9 +47,11 @@ public class CommandAuthenticator {
     private final NonceGuard nonces;
     private final List<String> secrets;
     private final LogThrottle v1Warnings = new LogThrottle(60_000);
+    private final BufferClock clock;
 
-    public CommandAuthenticator(ControlConfig config, NonceGuard nonces) {
+    public CommandAuthenticator(ControlConfig config, NonceGuard nonces, BufferClock clock) {
         this.config = config;
+        this.clock = clock;
         this.nonces = nonces;
         List<String> s = new ArrayList<>(2);
         config.secret().filter(v -> !v.isBlank()).ifPresent(s::add);
@@ -76,7 +79,7 @@ public class CommandAuthenticator {
 
     /** The signature's verdict (null: authentic and fresh): on this thread for a small body, else on a worker. */
     private Uni<Refusal> check(SignedRequest signed) {
-        long now = System.currentTimeMillis() / 1000;
+        long now = clock.millis() / 1000;
         Supplier<Refusal> verdict = () -> CommandSignature.check(secrets, Direction.COMMAND, signed, now,
                 TIMESTAMP_TOLERANCE.toSeconds(), config.acceptV1());
         Context context = Vertx.currentContext();
@@ -113,7 +116,7 @@ public class CommandAuthenticator {
     }
 
     private void warnV1(String method, String path) {
-        long heldBack = v1Warnings.due(System.currentTimeMillis());
+        long heldBack = v1Warnings.due(clock.millis());
         if (heldBack >= 0) {
             LOG.warnf("accepted a command signed in the deprecated v1 format (%s %s; %d more v1 commands since the"
                     + " last warning): v1 binds neither the method nor the path, so a captured command can be replayed"

@@ -12,6 +12,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.mutiny.core.Vertx;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.controlplane.CommandSignature.Direction;
 import io.webhookbuffer.egress.EgressClient;
 
@@ -53,9 +54,11 @@ public class ControlPlaneClient {
     private final ControlConfig config;
     private final NonceGuard nonces;
     private final EgressClient client;
+    private final BufferClock clock;
 
-    public ControlPlaneClient(ControlConfig config, NonceGuard nonces, Vertx vertx) {
+    public ControlPlaneClient(ControlConfig config, NonceGuard nonces, Vertx vertx, BufferClock clock) {
         this.config = config;
+        this.clock = clock;
         this.nonces = nonces;
         this.client = new EgressClient(vertx.getDelegate(), new HttpClientOptions().setKeepAlive(true), null,
                 MAX_ANSWER_BYTES);
@@ -90,7 +93,7 @@ public class ControlPlaneClient {
 
     private Uni<Integer> send(String path, String nonce, byte[] body) {
         String url = config.url().get().replaceAll("/+$", "") + path;
-        String timestamp = Long.toString(System.currentTimeMillis() / 1000);
+        String timestamp = Long.toString(clock.millis() / 1000);
         String signature = config.pushSignatureVersion() == 2
                 ? CommandSignature.signV2(config.secret().get(), Direction.PUSH, "POST",
                         CommandSignature.target(URI.create(url)), timestamp, nonce, body)

@@ -24,6 +24,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.core.Vertx;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.common.Hmac;
 import io.webhookbuffer.common.OriginConfig;
 import io.webhookbuffer.common.OriginCredentials;
@@ -55,10 +56,12 @@ public class OriginClient {
     private final OriginConfig origin;
     private final DeliveryConfig config;
     private final Tracing tracing;
+    private final BufferClock clock;
 
     public OriginClient(Vertx vertx, ObjectMapper json, OriginConfig origin, DeliveryConfig config, OriginTrust trust,
-            Tracing tracing) {
+            Tracing tracing, BufferClock clock) {
         this.tracing = tracing;
+        this.clock = clock;
         // A redirect is an answer, never a delivery (EgressClient follows none): following a 303 would send the batch
         // (and the token) as a GET elsewhere and take that 200 for the origin's. A 3xx is retried like any answer but
         // a 2xx. Every connection is checked against the origin trust rules on the address it is made to. The pool
@@ -94,7 +97,7 @@ public class OriginClient {
             headers.add("Authorization", "Bearer " + credentials.token());
         }
         if (credentials.signingSecret() != null) {
-            String ts = Long.toString(System.currentTimeMillis() / 1000);
+            String ts = Long.toString(clock.millis() / 1000);
             headers.add("X-Buffer-Timestamp", ts);
             byte[] mac = Hmac.hmacSha256(credentials.signingSecret(), (ts + ".").getBytes(StandardCharsets.US_ASCII),
                     body);

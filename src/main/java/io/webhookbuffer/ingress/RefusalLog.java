@@ -27,6 +27,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.net.SocketAddress;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.verify.SenderRetries;
 
@@ -100,7 +101,10 @@ public class RefusalLog {
     /** Guarded by {@link #recent}: what the next flush appends, per tenant, oldest first. */
     private Map<String, List<Refusal>> unsent = new HashMap<>();
 
-    public RefusalLog(ReactiveRedisDataSource redis, ObjectMapper json, IngressListener listener) {
+    private final BufferClock clock;
+
+    public RefusalLog(ReactiveRedisDataSource redis, ObjectMapper json, IngressListener listener, BufferClock clock) {
+        this.clock = clock;
         this.redis = redis;
         this.json = json;
         this.listener = listener;
@@ -125,7 +129,7 @@ public class RefusalLog {
         String tenantId = tenant.id();
         SenderRetries retries = tenant.retries();
         countIfTransient(answer, retries);
-        Refusal refusal = new Refusal(Instant.now().toString(), answer.status(), answer.reply().status(),
+        Refusal refusal = new Refusal(Instant.ofEpochMilli(clock.millis()).toString(), answer.status(), answer.reply().status(),
                 answer.reply().reason(), signatureLike(headerNames), bodyBytes, peer == null ? null : peer.hostAddress(),
                 retries.label());
         synchronized (recent) {

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.tenant.Tenant;
 import io.webhookbuffer.verify.AsanaHandshake;
 
@@ -33,8 +34,11 @@ public class SecretHandshakes {
     /** Tenants with a handshake at the database now, on this replica. */
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
-    public SecretHandshakes(SecretHandshakeStore store) {
+    private final BufferClock clock;
+
+    public SecretHandshakes(SecretHandshakeStore store, BufferClock clock) {
         this.store = store;
+        this.clock = clock;
     }
 
     /** The answer to a handshake offering {@code secret} for the tenant. */
@@ -42,7 +46,7 @@ public class SecretHandshakes {
         if (!AsanaHandshake.wellFormed(secret)) {
             return done(IngestAnswer.malformedHandshake());
         }
-        if (!tenant.handshakeWindowOpen(Instant.now())) {
+        if (!tenant.handshakeWindowOpen(Instant.ofEpochMilli(clock.millis()))) {
             return done(IngestAnswer.noHandshakeWindow());
         }
         if (!inFlight.add(tenant.id())) {

@@ -159,7 +159,7 @@ public class QueueSnapshots {
         })
                 .ifNoItem().after(timeout).fail()
                 .invoke(rows -> queuedBytes.read(bytesAndQuota(rows.getItem3())))
-                .map(rows -> snapshot(rows.getItem1(), rows.getItem2()))
+                .map(rows -> snapshot(Instant.ofEpochMilli(clock.millis()), rows.getItem1(), rows.getItem2()))
                 .invoke(s -> {
                     last = s;
                     lastReadNanos = clock.nanos();
@@ -174,7 +174,7 @@ public class QueueSnapshots {
         return out;
     }
 
-    private static QueueSnapshot snapshot(RowSet<Row> backlog, RowSet<Row> dead) {
+    private static QueueSnapshot snapshot(Instant at, RowSet<Row> backlog, RowSet<Row> dead) {
         Map<String, QueueSnapshot.TenantRow> rows = new LinkedHashMap<>();
         long events = 0;
         long age = 0;
@@ -210,6 +210,6 @@ public class QueueSnapshots {
         }
         List<QueueSnapshot.TenantRow> all = new ArrayList<>(rows.values());
         all.addAll(onlyDead);
-        return new QueueSnapshot(Instant.now(), events, age, tenants, deadLetters, List.copyOf(all));
+        return new QueueSnapshot(at, events, age, tenants, deadLetters, List.copyOf(all));
     }
 }

@@ -22,6 +22,7 @@ import jakarta.ws.rs.core.Response;
 
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.delivery.Drainer;
 import io.webhookbuffer.health.RedisProbe;
 import io.webhookbuffer.ratelimit.shared.SharedWindows;
@@ -68,10 +69,12 @@ public class StatusResource {
     private final StatusSession session;
     private final RefusalLog refusals;
     private final TenantDirectory tenants;
+    private final BufferClock clock;
 
     public StatusResource(@Location("status.html") Template page, @Location("status-sign-in.html") Template signInPage,
             StatusConfig config, QueueSnapshots snapshots, Drainer drainer, RedisProbe redis, RefusalLog refusals,
-            SharedWindows leases, TenantDirectory tenants) {
+            SharedWindows leases, TenantDirectory tenants, BufferClock clock) {
+        this.clock = clock;
         this.refusals = refusals;
         this.tenants = tenants;
         this.page = page;
@@ -99,10 +102,10 @@ public class StatusResource {
         }
         boolean bearer = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
                 && matches(authorization.substring(7).strip());
-        if (!bearer && !session.valid(cookie, Instant.now())) {
+        if (!bearer && !session.valid(cookie, now())) {
             return accept != null && accept.contains(MediaType.TEXT_HTML) ? form(401, null) : unauthorized();
         }
-        return secured(Response.ok(render(Instant.now()), MediaType.TEXT_HTML_TYPE)).build();
+        return secured(Response.ok(render(now()), MediaType.TEXT_HTML_TYPE)).build();
     }
 
     /** The form's POST: the token in the body; a session cookie and 303 to the page, or the form again (401). */
@@ -127,7 +130,7 @@ public class StatusResource {
             return form(401, "That is not the status token.");
         }
         return secured(Response.status(Response.Status.SEE_OTHER)).header(HttpHeaders.LOCATION, "/status")
-                .cookie(sessionCookie(session.issue(Instant.now()), StatusSession.TTL.toSeconds(),
+                .cookie(sessionCookie(session.issue(now()), StatusSession.TTL.toSeconds(),
                         config.secureCookie()))
                 .build();
     }
@@ -202,5 +205,9 @@ public class StatusResource {
                         + "frame-ancestors 'none'; base-uri 'none'")
                 .header("X-Frame-Options", "DENY").header("Referrer-Policy", "no-referrer")
                 .header("X-Content-Type-Options", "nosniff");
+    }
+
+    private Instant now() {
+        return Instant.ofEpochMilli(clock.millis());
     }
 }
