@@ -192,16 +192,15 @@ class ArchitectureTests {
     }
 
     /**
-     * One clock (issue 42): the service reads wall time only through {@code common.BufferClock}, so a test moves it and
-     * nothing else does. The exceptions share the reading with another process and say so in BufferClock's Javadoc:
-     * replicas' heartbeats in Redis ({@code SharedWindows}) and {@code bufferctl}'s signatures ({@code cli}); and
-     * {@code SignatureVerifier}'s convenience overload, which the service never calls (it passes the receive time).
+     * One clock (issue 42): the service reads wall time only through {@code common.BufferClock} (its own time, which a
+     * test moves, or the real time another process shares). The exceptions: {@code bufferctl} ({@code cli}), another
+     * program on another machine's clock, and {@code SignatureVerifier}'s convenience overload, which the service
+     * never calls (it passes the receive time).
      */
     @Test
     void theServiceReadsWallTimeThroughItsOneClock() {
         noClasses().that().resideInAPackage("io.webhookbuffer..")
                 .and().doNotHaveFullyQualifiedName("io.webhookbuffer.common.BufferClock")
-                .and().doNotHaveFullyQualifiedName("io.webhookbuffer.ratelimit.shared.SharedWindows")
                 .and().doNotHaveFullyQualifiedName("io.webhookbuffer.verify.SignatureVerifier")
                 .and().resideOutsideOfPackage("io.webhookbuffer.cli..")
                 .should().callMethod(System.class, "currentTimeMillis")

@@ -11,12 +11,13 @@ import io.vertx.core.Vertx;
  * time (signed provider timestamps are checked against it, and it is stamped on the event), rows' due times, the
  * status page's "backing off until". A monotonic reading for durations and rate windows (a step of the wall clock
  * must not open or close a window). Vert.x timers for delivery's waits. A bean so that a test moves time forward or
- * replays a provider's recorded request at its own time instead of waiting (testsupport's TestClock). Every wall-time
- * reading of the service's own code is this one: commands' and pushes' signed timestamps, the origin batch's
- * signature, refusals' times, the status page's sessions, the handshake window, the backlog snapshot's time. Not on
- * it, each because another process shares the reading: leases expire on PostgreSQL's clock, replicas' heartbeats in
- * Redis (ratelimit.shared.SharedWindows) are compared by the other replicas, {@code bufferctl} signs on its own
- * machine's clock; and a drain step's own time-out and the breakers' delay run on real time.
+ * replays a provider's recorded request at its own time instead of waiting (testsupport's TestClock). Every
+ * wall-time reading of the service's own code is on it: {@link #millis} for the service's own time (a request's
+ * receipt, due times, refusals' times, the status page's sessions, the handshake window, the backlog snapshot's
+ * time), which a test may move; {@link #realMillis} for a timestamp another process signs or checks on its own clock
+ * (control commands, the pushes to the control plane, the origin batch's signature, replicas' heartbeats in Redis),
+ * which no test moves. Not on it: leases expire on PostgreSQL's clock, {@code bufferctl} signs on its own machine's
+ * clock, and a drain step's own time-out and the breakers' delay run on real time.
  */
 @Singleton
 public class BufferClock {
@@ -29,6 +30,15 @@ public class BufferClock {
 
     /** Now, in epoch milliseconds. */
     public long millis() {
+        return System.currentTimeMillis();
+    }
+
+    /**
+     * The real wall clock, in epoch milliseconds, for a timestamp another process signs or checks against its own
+     * clock (a control command's, a push's, the origin batch's signature, a replica's heartbeat); never moved by a
+     * test, so a test that replays a provider's request at its recorded time still signs commands the buffer accepts.
+     */
+    public long realMillis() {
         return System.currentTimeMillis();
     }
 

@@ -79,7 +79,7 @@ public class CommandAuthenticator {
 
     /** The signature's verdict (null: authentic and fresh): on this thread for a small body, else on a worker. */
     private Uni<Refusal> check(SignedRequest signed) {
-        long now = clock.millis() / 1000;
+        long now = clock.realMillis() / 1000;
         Supplier<Refusal> verdict = () -> CommandSignature.check(secrets, Direction.COMMAND, signed, now,
                 TIMESTAMP_TOLERANCE.toSeconds(), config.acceptV1());
         Context context = Vertx.currentContext();
@@ -116,7 +116,7 @@ public class CommandAuthenticator {
     }
 
     private void warnV1(String method, String path) {
-        long heldBack = v1Warnings.due(clock.millis());
+        long heldBack = v1Warnings.due(clock.realMillis());
         if (heldBack >= 0) {
             LOG.warnf("accepted a command signed in the deprecated v1 format (%s %s; %d more v1 commands since the"
                     + " last warning): v1 binds neither the method nor the path, so a captured command can be replayed"

@@ -93,7 +93,7 @@ public class ControlPlaneClient {
 
     private Uni<Integer> send(String path, String nonce, byte[] body) {
         String url = config.url().get().replaceAll("/+$", "") + path;
-        String timestamp = Long.toString(clock.millis() / 1000);
+        String timestamp = Long.toString(clock.realMillis() / 1000);
         String signature = config.pushSignatureVersion() == 2
                 ? CommandSignature.signV2(config.secret().get(), Direction.PUSH, "POST",
                         CommandSignature.target(URI.create(url)), timestamp, nonce, body)

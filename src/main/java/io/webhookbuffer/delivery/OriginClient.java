@@ -97,7 +97,7 @@ public class OriginClient {
             headers.add("Authorization", "Bearer " + credentials.token());
         }
         if (credentials.signingSecret() != null) {
-            String ts = Long.toString(clock.millis() / 1000);
+            String ts = Long.toString(clock.realMillis() / 1000);
             headers.add("X-Buffer-Timestamp", ts);
             byte[] mac = Hmac.hmacSha256(credentials.signingSecret(), (ts + ".").getBytes(StandardCharsets.US_ASCII),
                     body);

@@ -26,6 +26,7 @@ import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
+import io.webhookbuffer.common.BufferClock;
 import io.webhookbuffer.ratelimit.LeasedWindow;
 
 /**
@@ -144,10 +145,12 @@ public class SharedWindows {
     private final AtomicLong granted = new AtomicLong();
     private final AtomicLong denied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private final BufferClock clock;
 
     public SharedWindows(ReactiveRedisDataSource redis, RateLimitConfig config, LeaseListener listener,
-            @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> database) {
+            @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> database, BufferClock clock) {
         this.redis = redis;
+        this.clock = clock;
         this.config = config;
         this.listener = listener;
         String deployment = hex("SHA-256", database.orElse("")).substring(0, 12);
@@ -242,7 +245,7 @@ public class SharedWindows {
     @Scheduled(every = "5s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> heartbeat() {
-        long now = System.currentTimeMillis();
+        long now = clock.realMillis();
         long lapse = now + 3 * HEARTBEAT.toMillis();
         return redis.execute("ZADD", replicasKey, Long.toString(lapse), replicaId)
                 .flatMap(r -> redis.execute("ZREMRANGEBYSCORE", replicasKey, "-inf", Long.toString(now)))
